@@ -1,0 +1,37 @@
+# The README's commands. Everything runs inside .venv, created on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PORT ?= 8000
+
+.PHONY: run test lint bench bench-api clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+## make run: migrate and serve the API with working bots on embedded defaults
+run: $(STAMP)
+	$(BIN)/python scripts/run_local.py --port $(PORT)
+
+## make test: the whole suite (PostgreSQL and Redis when DATABASE_URL / CELERY_BROKER_URL are set)
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+## make bench: rules-engine benchmarks
+bench: $(STAMP)
+	$(BIN)/python manage.py bench_engines
+
+## make bench-api: concurrent HTTP clients against gunicorn and PostgreSQL
+bench-api: $(STAMP)
+	$(BIN)/python manage.py bench_api
+
+clean:
+	rm -rf $(VENV) .pytest_cache var

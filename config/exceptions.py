@@ -1,0 +1,1 @@
+"""Domain errors and the API's single error envelope."""

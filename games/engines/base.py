@@ -1,0 +1,289 @@
+"""The engine protocol every game implements, and the pieces engines share.
+
+Engines are pure Python: they import nothing from Django, DRF or Celery. A game is one
+stateless engine object; its state is an immutable value that round-trips through JSON
+(``load(dump(s)) == s``). The platform talks to a game only through :class:`Engine`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+Seat = int
+State = Any
+Move = Any
+JSON = dict[str, Any]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class EngineError(Exception):
+    """A coded error raised by an engine; ``code`` is stable and clients switch on it."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra: dict[str, Any] = extra
+
+
+class MalformedMove(EngineError):
+    """The move is not of the game's move syntax (wrong shape, types or fields)."""
+
+    code = "malformed_move"
+
+
+class NotYourTurn(EngineError):
+    """The seat may not act now."""
+
+    code = "not_your_turn"
+
+
+class IllegalMove(EngineError):
+    """The move is well formed but breaks a rule; ``rule`` names which one."""
+
+    code = "illegal_move"
+
+    def __init__(self, message: str, *, rule: str, **extra: Any) -> None:
+        super().__init__(message, rule=rule, **extra)
+        self.rule = rule
+
+
+class GameOver(EngineError):
+    """The match is over; nothing more can be played."""
+
+    code = "game_over"
+
+
+class InvalidConfig(EngineError):
+    """The match options are not valid for this game and player count."""
+
+    code = "invalid_config"
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Transition:
+    """The result of applying a move: the new state and the events it produced.
+
+    Events are small JSON dicts with a ``type``. An event that only one seat may see carries
+    ``"private_to": seat``; :func:`events_for` filters them for a viewer.
+    """
+
+    state: State
+    events: tuple[JSON, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished match ended.
+
+    ``ranks[seat]`` is the seat's place, 1 being best; tied seats share a rank (standard
+    competition ranking: 1, 1, 3). ``scores[seat]`` is the game's score for the seat, ``reason``
+    a stable code such as ``"empty_board"`` or ``"deadlock"``.
+    """
+
+    ranks: tuple[int, ...]
+    scores: tuple[float, ...]
+    reason: str
+
+    @property
+    def winners(self) -> frozenset[Seat]:
+        return frozenset(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+    def as_dict(self) -> JSON:
+        return {
+            "ranks": list(self.ranks),
+            "scores": list(self.scores),
+            "winners": sorted(self.winners),
+            "reason": self.reason,
+        }
+
+
+def ranks_from_keys(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Competition ranks for seats sorted by ``keys`` (lower key = better place).
+
+    ``ranks_from_keys([3, 1, 1, 5]) == (3, 1, 1, 4)``.
+    """
+    return tuple(1 + sum(1 for other in keys if other < key) for key in keys)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One match option of a game.
+
+    ``kind`` is ``"int"``, ``"bool"``, ``"choice"`` (one of ``choices``) or ``"json"`` (free
+    form, checked by the engine). A ``default`` of ``None`` means the engine derives it (for
+    example from the number of players).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def as_dict(self) -> JSON:
+        data: JSON = {"name": self.name, "type": self.kind, "default": self.default,
+                      "description": self.description}
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        return data
+
+
+def normalize_options(options: Sequence[Option], config: Mapping[str, Any] | None) -> JSON:
+    """Check ``config`` against ``options`` and fill in defaults.
+
+    Raises :class:`InvalidConfig` for an unknown option or a value of the wrong kind. Checks that
+    involve several options or the player count are the engine's.
+    """
+    if config is None:
+        config = {}
+    if not isinstance(config, Mapping):
+        raise InvalidConfig("The options must be a JSON object.")
+    known = {option.name: option for option in options}
+    unknown = sorted(set(config) - set(known))
+    if unknown:
+        raise InvalidConfig(f"Unknown option: {unknown[0]}.", option=unknown[0],
+                            known=sorted(known))
+    result: JSON = {}
+    for option in options:
+        value = config.get(option.name, option.default)
+        if value is not None or option.name in config:
+            value = _checked_option_value(option, value)
+        result[option.name] = value
+    return result
+
+
+def _checked_option_value(option: Option, value: Any) -> Any:
+    def bad(why: str) -> InvalidConfig:
+        return InvalidConfig(f"Option {option.name}: {why}", option=option.name)
+
+    if option.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise bad("must be a whole number.")
+        if option.minimum is not None and value < option.minimum:
+            raise bad(f"must be at least {option.minimum}.")
+        if option.maximum is not None and value > option.maximum:
+            raise bad(f"must be at most {option.maximum}.")
+        if option.choices and value not in option.choices:
+            raise bad(f"must be one of {list(option.choices)}.")
+    elif option.kind == "bool":
+        if not isinstance(value, bool):
+            raise bad("must be true or false.")
+    elif option.kind == "choice":
+        if isinstance(value, bool) or value not in option.choices:
+            raise bad(f"must be one of {list(option.choices)}.")
+    return value
+
+
+# --------------------------------------------------------------------------- protocol
+
+
+@runtime_checkable
+class Engine(Protocol):
+    """What the platform needs of a game. Seats are 0-based ints; engines never see users."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    # True when a move's payload must stay hidden from other seats while the match runs
+    # (Nimalia's simultaneous placements); the reveal then comes as a public event.
+    private_moves: bool
+
+    def initial_state(self, *, num_players: int, config: Mapping[str, Any] | None,
+                      seed: str) -> State: ...
+
+    def actors(self, state: State) -> frozenset[Seat]: ...
+
+    def parse_move(self, data: Any) -> Move: ...
+
+    def dump_move(self, move: Move) -> JSON: ...
+
+    def validate(self, state: State, seat: Seat, move: Move) -> None: ...
+
+    def apply(self, state: State, seat: Seat, move: Move) -> Transition: ...
+
+    def legal_moves(self, state: State, seat: Seat) -> Sequence[Move]: ...
+
+    def system_step(self, state: State) -> Transition | None: ...
+
+    def forfeit(self, state: State, seat: Seat) -> Transition: ...
+
+    def view(self, state: State, seat: Seat | None) -> JSON: ...
+
+    def outcome(self, state: State) -> Outcome | None: ...
+
+    def dump(self, state: State) -> JSON: ...
+
+    def load(self, data: Mapping[str, Any]) -> State: ...
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def apply_checked(engine: Engine, state: State, seat: Seat, move: Move) -> Transition:
+    """The one checked entry point: game over, then turn, then the game's own rules."""
+    if engine.outcome(state) is not None:
+        raise GameOver("The match is over.")
+    if seat not in engine.actors(state):
+        raise NotYourTurn("It is not your turn.", seat=seat)
+    engine.validate(state, seat, move)
+    return engine.apply(state, seat, move)
+
+
+def seeded_rng(seed: str, *parts: object) -> random.Random:
+    """A generator derived from the match seed and a step label; stable across processes."""
+    return random.Random(":".join([seed, *map(str, parts)]))
+
+
+def events_for(events: Sequence[JSON], seat: Seat | None) -> list[JSON]:
+    """The events a viewer may see: public ones, and private ones addressed to that seat."""
+    return [event for event in events
+            if "private_to" not in event or event["private_to"] == seat]
+
+
+def require_mapping(data: Any, allowed: set[str], required: set[str]) -> Mapping[str, Any]:
+    """Common move-syntax check: a JSON object with exactly the allowed keys."""
+    if not isinstance(data, Mapping):
+        raise MalformedMove("A move must be a JSON object.")
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise MalformedMove(f"Unknown field in move: {unknown[0]}.", field=unknown[0])
+    missing = sorted(required - set(data))
+    if missing:
+        raise MalformedMove(f"Missing field in move: {missing[0]}.", field=missing[0])
+    return data
+
+
+def forfeit_ranks(num_players: int, active_keys: Mapping[Seat, Any],
+                  forfeited: Sequence[Seat]) -> tuple[int, ...]:
+    """Ranks where seats still in play rank by ``active_keys`` (lower = better) and forfeited
+    seats rank below all of them, the first to leave last."""
+    ranks = [0] * num_players
+    active = list(active_keys)
+    for seat, rank in zip(active, ranks_from_keys([active_keys[s] for s in active]), strict=True):
+        ranks[seat] = rank
+    place = len(active) + 1
+    for seat in reversed(list(forfeited)):
+        ranks[seat] = place
+        place += 1
+    return tuple(ranks)

@@ -1,0 +1,154 @@
+"""The contract every engine keeps, run over every registered engine, player count and many seeds.
+
+A random playout drives each engine through the protocol; at every step it checks that the
+engine's answers are consistent with each other and with the platform's expectations.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from games.engines import ENGINES
+from games.engines.base import (
+    Engine,
+    GameOver,
+    NotYourTurn,
+    Outcome,
+    Transition,
+    apply_checked,
+    events_for,
+)
+
+SEEDS = [f"contract-seed-{n}-SENTINEL" for n in range(20)]
+MAX_STEPS = 4000
+
+
+def _cases():
+    for slug, engine in sorted(ENGINES.items()):
+        for players in range(engine.min_players, engine.max_players + 1):
+            for seed in SEEDS:
+                yield pytest.param(engine, players, seed, id=f"{slug}-{players}p-{seed[14:16]}")
+
+
+def _json_roundtrip(engine: Engine, state):
+    data = engine.dump(state)
+    text = json.dumps(data, sort_keys=True)
+    reloaded = engine.load(json.loads(text))
+    assert reloaded == state
+    assert json.dumps(engine.dump(reloaded), sort_keys=True) == text
+    return text
+
+
+def _check_views(engine: Engine, state, players: int, seed: str) -> None:
+    for viewer in [None, *range(players)]:
+        view = engine.view(state, viewer)
+        text = json.dumps(view)
+        if engine.outcome(state) is None:
+            assert seed not in text, "the seed must never leave the engine while the match runs"
+
+
+def _step(engine: Engine, state, rng: random.Random, players: int):
+    """One step of a random playout: a system step when due, else a random actor's move."""
+    actors = engine.actors(state)
+    if not actors:
+        transition = engine.system_step(state)
+        assert isinstance(transition, Transition), "no actors and no outcome: a system step is due"
+        return transition, None
+    seat = rng.choice(sorted(actors))
+    moves = list(engine.legal_moves(state, seat))
+    assert moves, f"actor {seat} has no legal move"
+    move = rng.choice(moves)
+    # An idle seat may not act.
+    for other in range(players):
+        if other not in actors:
+            with pytest.raises(NotYourTurn):
+                apply_checked(engine, state, other, move)
+    before = copy.deepcopy(engine.dump(state))
+    engine.validate(state, seat, move)
+    parsed = engine.parse_move(json.loads(json.dumps(engine.dump_move(move))))
+    assert parsed == move, "dump_move/parse_move must round-trip"
+    transition = apply_checked(engine, state, seat, move)
+    assert engine.dump(state) == before, "apply must not mutate its input"
+    for event in transition.events:
+        assert isinstance(event.get("type"), str)
+        json.dumps(event)
+    return transition, (seat, move)
+
+
+def _playout(engine: Engine, players: int, seed: str, forfeit_at: int | None = None):
+    rng = random.Random(seed)
+    state = engine.initial_state(num_players=players, config={}, seed=seed)
+    trail = [_json_roundtrip(engine, state)]
+    for step in range(MAX_STEPS):
+        if engine.outcome(state) is not None:
+            break
+        if forfeit_at is not None and step == forfeit_at:
+            seat = rng.randrange(players)
+            state = engine.forfeit(state, seat).state
+            trail.append(_json_roundtrip(engine, state))
+            continue
+        transition, _ = _step(engine, state, rng, players)
+        state = transition.state
+        trail.append(_json_roundtrip(engine, state))
+        if step % 7 == 0:
+            _check_views(engine, state, players, seed)
+    return state, trail
+
+
+@pytest.mark.parametrize(("engine", "players", "seed"), list(_cases()))
+def test_random_playout_keeps_the_contract(engine: Engine, players: int, seed: str) -> None:
+    state, trail = _playout(engine, players, seed)
+    _check_views(engine, state, players, seed)
+    outcome = engine.outcome(state)
+    if outcome is not None:
+        assert isinstance(outcome, Outcome)
+        assert len(outcome.ranks) == players and len(outcome.scores) == players
+        assert min(outcome.ranks) == 1
+        assert engine.actors(state) == frozenset()
+        assert engine.system_step(state) is None
+        for seat in range(players):
+            with pytest.raises(GameOver):
+                apply_checked(engine, state, seat, object())
+    # Determinism: the same seed and the same random choices give the same trail.
+    again, trail_again = _playout(engine, players, seed)
+    assert trail_again == trail
+
+
+@pytest.mark.parametrize(("engine", "players", "seed"), list(_cases())[::5])
+def test_forfeits_end_the_match_or_let_play_go_on(engine: Engine, players: int, seed: str) -> None:
+    rng = random.Random(seed + "forfeit")
+    state, _ = _playout(engine, players, seed, forfeit_at=rng.randrange(0, 12))
+    state = engine.initial_state(num_players=players, config={}, seed=seed)
+    left = []
+    while engine.outcome(state) is None and len(left) < players:
+        seat = next(s for s in range(players) if s not in left)
+        state = engine.forfeit(state, seat).state
+        left.append(seat)
+        _json_roundtrip(engine, state)
+    outcome = engine.outcome(state)
+    assert outcome is not None, "forfeiting all but one seat must end the match"
+    # Those who left rank below those who stayed, the first to leave last.
+    stayed = [s for s in range(players) if s not in left]
+    for seat in stayed:
+        assert all(outcome.ranks[seat] < outcome.ranks[gone] for gone in left)
+    for earlier, later in zip(left, left[1:], strict=False):
+        assert outcome.ranks[earlier] > outcome.ranks[later]
+
+
+@pytest.mark.parametrize("engine", list(ENGINES.values()), ids=list(ENGINES))
+def test_engine_describes_itself(engine: Engine) -> None:
+    assert engine.slug in ENGINES
+    assert 1 <= engine.min_players <= engine.max_players <= 4
+    for option in engine.options:
+        json.dumps(option.as_dict())
+
+
+def test_private_events_reach_only_their_seat() -> None:
+    events = [{"type": "a"}, {"type": "b", "private_to": 1}]
+    assert events_for(events, 0) == [{"type": "a"}]
+    assert events_for(events, 1) == events
+    assert events_for(events, None) == [{"type": "a"}]
