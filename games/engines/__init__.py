@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from games.engines.base import Engine
 
-ENGINES: dict[str, Engine] = {}
+ENGINES: dict[str, Engine] = {
+    engine.slug: engine
+    for engine in (
+    )
+}
 
 
 def get_engine(slug: str) -> Engine:
