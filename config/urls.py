@@ -1,6 +1,16 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/schema", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("api/", include("accounts.urls")),
+    path("api/", include("games.urls")),
 ]
+
+handler400 = "config.api.json_bad_request"
+handler403 = "config.api.json_permission_denied"
+handler404 = "config.api.json_not_found"
+handler500 = "config.api.json_server_error"

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from games.engines.base import Engine
+from games.engines.nibble import NIBBLE
+from games.engines.nimalia import NIMALIA
+from games.engines.nimble import NIMBLE
 
 ENGINES: dict[str, Engine] = {
     engine.slug: engine
     for engine in (
+        NIBBLE,
+        NIMBLE,
+        NIMALIA,
     )
 }
 

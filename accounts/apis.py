@@ -1,0 +1,178 @@
+"""Accounts API: registration, tokens, the caller, players, rating history, leaderboards."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import CursorPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
+from rest_framework.views import APIView
+
+from accounts import selectors, services
+from config.api import StrictSerializer, error_responses, schema_serializer
+from games.engines import ENGINES
+
+RatingSerializer = schema_serializer("Rating", {
+    "game": serializers.CharField(),
+    "rating": serializers.IntegerField(help_text="Display rating: 1500 + 60 * (mu - 25)."),
+    "mu": serializers.FloatField(),
+    "sigma": serializers.FloatField(),
+    "games_played": serializers.IntegerField(),
+    "provisional": serializers.BooleanField(),
+})
+
+PlayerSerializer = schema_serializer("Player", {
+    "username": serializers.CharField(),
+    "is_bot": serializers.BooleanField(),
+    "bot_game": serializers.CharField(allow_null=True),
+    "bot_level": serializers.IntegerField(allow_null=True),
+    "date_joined": serializers.DateTimeField(),
+    "ratings": RatingSerializer(many=True),
+})
+
+TokenSerializer = schema_serializer("Token", {
+    "token": serializers.CharField(help_text="Send as `Authorization: Token <token>`."),
+    "username": serializers.CharField(),
+})
+
+
+class RegisterApi(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, ScopedRateThrottle]
+    throttle_scope = "register"
+
+    class InputSerializer(StrictSerializer):
+        username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,30}$", help_text=(
+            "3-30 letters, digits, '_', '.' or '-'."))
+        password = serializers.CharField(max_length=128, trim_whitespace=False)
+        email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
+
+    @extend_schema(operation_id="auth_register", request=InputSerializer,
+                   responses={201: TokenSerializer, **error_responses(400, 409)})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, token = services.user_register(**data.validated_data)
+        return Response({"token": token.key, "username": user.username},
+                        status=status.HTTP_201_CREATED)
+
+
+class TokenApi(APIView):
+    """Obtain (POST, with username and password) or revoke (DELETE) the caller's API token."""
+
+    class InputSerializer(StrictSerializer):
+        username = serializers.CharField(max_length=150)
+        password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+    def get_permissions(self):
+        return [AllowAny()] if self.request.method == "POST" else super().get_permissions()
+
+    def get_authenticators(self):
+        return [] if self.request.method == "POST" else super().get_authenticators()
+
+    @extend_schema(operation_id="auth_token_obtain", request=InputSerializer,
+                   responses={200: TokenSerializer, **error_responses(400)})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token = services.token_obtain(**data.validated_data)
+        return Response({"token": token.key, "username": token.user.username})
+
+    @extend_schema(operation_id="auth_token_revoke", request=None,
+                   responses={204: None, **error_responses()})
+    def delete(self, request):
+        services.token_revoke(user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeApi(APIView):
+    @extend_schema(operation_id="me", responses={200: PlayerSerializer, **error_responses()})
+    def get(self, request):
+        return Response(selectors.player_profile(user=request.user))
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(operation_id="player_detail",
+                   responses={200: PlayerSerializer, **error_responses(404)})
+    def get(self, request, username: str):
+        user = selectors.player_get(username=username)
+        return Response(selectors.player_profile(user=user))
+
+
+class HistoryPagination(CursorPagination):
+    ordering = ("-at", "-id")
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+class RatingHistoryApi(APIView):
+    class FilterSerializer(serializers.Serializer):
+        since = serializers.DateTimeField(required=False)
+        until = serializers.DateTimeField(required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        match = serializers.UUIDField(source="match_id")
+        at = serializers.DateTimeField()
+        rank = serializers.IntegerField()
+        rating_before = serializers.IntegerField(source="display_before")
+        rating_after = serializers.IntegerField(source="display_after")
+        mu_before = serializers.FloatField()
+        sigma_before = serializers.FloatField()
+        mu_after = serializers.FloatField()
+        sigma_after = serializers.FloatField()
+
+    @extend_schema(
+        operation_id="player_rating_history",
+        parameters=[
+            OpenApiParameter("since", str, description="ISO-8601; changes at or after it."),
+            OpenApiParameter("until", str, description="ISO-8601; changes before it."),
+            OpenApiParameter("limit", int, description="Page size, at most 200."),
+            OpenApiParameter("cursor", str, description="From the previous page's `next`."),
+        ],
+        responses={200: OutputSerializer(many=True), **error_responses(400, 404)},
+    )
+    def get(self, request, username: str, game: str):
+        if game not in ENGINES:
+            from games.exceptions import UnknownGame
+
+            raise UnknownGame(f"No game called {game!r}.")
+        user = selectors.player_get(username=username)
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        queryset = selectors.rating_history(user=user, game=game, **filters.validated_data)
+        paginator = HistoryPagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+
+
+class LeaderboardPagination(CursorPagination):
+    ordering = ("-display", "id")
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+class LeaderboardApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField(source="user.username")
+        is_bot = serializers.BooleanField(source="user.is_bot")
+        rating = serializers.IntegerField(source="display")
+        mu = serializers.FloatField()
+        sigma = serializers.FloatField()
+        games_played = serializers.IntegerField()
+
+    @extend_schema(operation_id="leaderboard",
+                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("cursor", str)],
+                   responses={200: OutputSerializer(many=True), **error_responses(400)})
+    def get(self, request, game: str):
+        if game not in ENGINES:
+            from games.exceptions import UnknownGame
+
+            raise UnknownGame(f"No game called {game!r}.")
+        paginator = LeaderboardPagination()
+        page = paginator.paginate_queryset(selectors.leaderboard(game=game), request, view=self)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)

@@ -1,0 +1,27 @@
+"""Coded errors of the accounts service."""
+
+from rest_framework import status
+
+from config.exceptions import ApplicationError, NotFound
+
+
+class UsernameTaken(ApplicationError):
+    code = "username_taken"
+    http_status = status.HTTP_409_CONFLICT
+    default_message = "That username is taken."
+
+
+class InvalidPassword(ApplicationError):
+    code = "invalid_password"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = "The password is not acceptable."
+
+
+class InvalidCredentials(ApplicationError):
+    code = "authentication_failed"
+    http_status = status.HTTP_401_UNAUTHORIZED
+    default_message = "Wrong username or password."
+
+
+class PlayerNotFound(NotFound):
+    default_message = "No such player."

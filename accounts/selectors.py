@@ -1,0 +1,57 @@
+"""Reads of the accounts app: player profiles, rating history and leaderboards."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import QuerySet
+
+from accounts import ratings
+from accounts.exceptions import PlayerNotFound
+from accounts.models import Rating, RatingChange, User
+
+
+def player_get(*, username: str) -> User:
+    user = User.objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise PlayerNotFound()
+    return user
+
+
+def rating_summary(rating: Rating) -> dict[str, Any]:
+    return {
+        "game": rating.game,
+        "rating": rating.display,
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "games_played": rating.games_played,
+        "provisional": ratings.is_provisional(rating.sigma),
+    }
+
+
+def player_profile(*, user: User) -> dict[str, Any]:
+    return {
+        "username": user.username,
+        "is_bot": user.is_bot,
+        "bot_game": user.bot_game or None,
+        "bot_level": user.bot_level,
+        "date_joined": user.date_joined,
+        "ratings": [rating_summary(r) for r in user.ratings.order_by("game")],
+    }
+
+
+def rating_history(*, user: User, game: str, since: datetime | None = None,
+                   until: datetime | None = None) -> QuerySet[RatingChange]:
+    queryset = RatingChange.objects.filter(user=user, game=game).select_related("match")
+    if since is not None:
+        queryset = queryset.filter(at__gte=since)
+    if until is not None:
+        queryset = queryset.filter(at__lt=until)
+    return queryset
+
+
+def leaderboard(*, game: str) -> QuerySet[Rating]:
+    return (Rating.objects.filter(game=game, sigma__lte=ratings.PROVISIONAL_SIGMA,
+                                  user__is_active=True)
+            .select_related("user").order_by("-display", "sigma", "user__username"))

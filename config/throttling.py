@@ -1,0 +1,25 @@
+"""Throttles: a budget for anonymous callers and for each signed-in user, except that the move
+of a player who must act now is never refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+
+
+class PlayerRateThrottle(UserRateThrottle):
+    """Per-user budget. Views that set ``throttle_exempt_actor`` let a seat that must act
+    through regardless, so a busy client can never be locked out of its own turn."""
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if getattr(view, "throttle_exempt_actor", False) and request.user.is_authenticated:
+            from games.models import Seat
+
+            match_id = view.kwargs.get("match_id")
+            if Seat.objects.filter(match_id=match_id, user=request.user, to_act=True).exists():
+                return True
+        return super().allow_request(request, view)
+
+
+__all__ = ["AnonRateThrottle", "PlayerRateThrottle", "ScopedRateThrottle"]

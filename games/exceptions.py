@@ -1,0 +1,62 @@
+"""Coded errors of the match service."""
+
+from rest_framework import status
+
+from config.exceptions import ApplicationError, Conflict, NotFound
+
+
+class MatchNotFound(NotFound):
+    default_message = "No such match, or it is not visible to you."
+
+
+class StaleVersion(Conflict):
+    code = "stale_version"
+    default_message = "The match has moved on; fetch it again."
+
+
+class MatchFull(Conflict):
+    code = "match_full"
+    default_message = "Every seat of this match is taken."
+
+
+class AlreadySeated(Conflict):
+    code = "already_seated"
+    default_message = "You already have a seat in this match."
+
+
+class MatchNotStarted(Conflict):
+    code = "match_not_started"
+    default_message = "The match has not started yet."
+
+
+class MatchNotRunning(Conflict):
+    code = "game_over"
+    default_message = "The match is over."
+
+
+class AbortNotAllowed(Conflict):
+    code = "abort_not_allowed"
+    default_message = "A match can be aborted only before anyone has moved."
+
+
+class IdempotencyKeyReused(Conflict):
+    code = "idempotency_key_reused"
+    default_message = "This Idempotency-Key was already used for a different request."
+
+
+class InvalidSeats(ApplicationError):
+    code = "invalid_seats"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = "The seats are not valid for this match."
+
+
+class UnknownGame(ApplicationError):
+    code = "unknown_game"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = "No such game."
+
+
+class NotSeated(ApplicationError):
+    code = "permission_denied"
+    http_status = status.HTTP_403_FORBIDDEN
+    default_message = "Only seated players may do this."

@@ -1,0 +1,163 @@
+"""Matches, their seats, and the append-only log of every recorded transition."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.engines import ENGINES
+
+
+def game_choices() -> list[tuple[str, str]]:
+    return [(slug, engine.name) for slug, engine in sorted(ENGINES.items())]
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=32, choices=game_choices)
+    config = models.JSONField(default=dict)
+    num_players = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    rated = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+    )
+    # Secret until the match ends; every random choice of the engine derives from it.
+    seed = models.CharField(max_length=64)
+    # The engine state snapshot (engine.dump), so reads never replay; null until the start.
+    state = models.JSONField(null=True, blank=True)
+    # +1 per recorded transition; Move.seq equals the version that move produced.
+    version = models.PositiveIntegerField(default=0)
+    # Seats that may act now (engine.actors), kept with the snapshot for lists and the inbox.
+    actors = models.JSONField(default=list, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+    # Time control: seconds a seat has to act; null for casual matches.
+    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="match_status_created"),
+            models.Index(fields=["game", "status", "-created_at"],
+                         name="match_game_status_created"),
+            models.Index(fields=["deadline"], name="match_active_deadline",
+                         condition=Q(status="active", deadline__isnull=False)),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=Q(num_players__gte=1, num_players__lte=4),
+                                   name="match_num_players_1_to_4"),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "active", "finished", "aborted"]),
+                name="match_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.id} ({self.status})"
+
+    @property
+    def is_running(self) -> bool:
+        return self.status in (self.Status.OPEN, self.Status.ACTIVE)
+
+    @property
+    def etag(self) -> str:
+        return f'"{self.version}-{int(self.updated_at.timestamp() * 1_000_000)}"'
+
+
+class Seat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    # Null for an open seat anyone may join; set but not joined for a pending invitation.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="seats")
+    joined_at = models.DateTimeField(null=True, blank=True)
+    # Must this seat act now? Mirrors Match.actors so "my turn" is an indexed query.
+    to_act = models.BooleanField(default=False)
+    forfeited_at = models.DateTimeField(null=True, blank=True)
+    forfeit_reason = models.CharField(max_length=16, blank=True, default="")
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["match", "user"], condition=Q(user__isnull=False),
+                                    name="seat_unique_user"),
+        ]
+        indexes = [models.Index(fields=["user", "to_act"], name="seat_user_to_act")]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of {self.match_id}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None
+
+
+class Move(models.Model):
+    """One recorded transition. Append-only: the audit trail and the replay source."""
+
+    class Kind(models.TextChoices):
+        MOVE = "move"          # a seat's move (human or bot)
+        SYSTEM = "system"      # automatic work such as round scoring
+        FORFEIT = "forfeit"    # a seat resigned or timed out
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.PROTECT, related_name="+")
+    payload = models.JSONField(default=dict, blank=True)
+    events = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="move_unique_seq"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="move_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.seq} of {self.match_id}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("Moves are append-only.")
+        super().save(*args, **kwargs)
+
+
+class IdempotencyRecord(models.Model):
+    """The first answer to a request sent with an Idempotency-Key, replayed on retries."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    fingerprint = models.CharField(max_length=64)
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_unique_user_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key}"

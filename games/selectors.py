@@ -1,0 +1,188 @@
+"""Reads: who may see a match, and what each caller sees of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from uuid import UUID
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
+from games.engines import get_engine
+from games.engines.base import events_for
+from games.exceptions import MatchNotFound
+from games.models import Match, Move, Seat
+
+PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def _visible_filter(user: User) -> Q:
+    """Seated players see their matches; everyone sees open matches (to join them) and
+    matches that are over (to replay them). A running match is private to its seats."""
+    return (Q(seats__user=user) | Q(status=Match.Status.OPEN, seats__user__isnull=True)
+            | Q(status__in=PUBLIC_STATUSES))
+
+
+def match_access(*, user: User, match_id: UUID, lock: bool = False) -> Match:
+    """The match if the caller may see it, else MatchNotFound (missing and hidden look alike).
+
+    With ``lock`` the row is locked for the rest of the transaction."""
+    queryset = Match.objects.all()
+    if lock:
+        queryset = queryset.select_for_update(of=("self",))
+    try:
+        match = queryset.get(id=match_id)
+    except (Match.DoesNotExist, ValueError):
+        raise MatchNotFound() from None
+    seats = list(match.seats.select_related("user").order_by("index"))
+    match._prefetched_seats = seats  # type: ignore[attr-defined]
+    if not any(seat.user_id == user.id for seat in seats):
+        open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)
+        if not (open_seat or match.status in PUBLIC_STATUSES):
+            raise MatchNotFound()
+    return match
+
+
+def match_seats(match: Match) -> list[Seat]:
+    seats = getattr(match, "_prefetched_seats", None)
+    if seats is None:
+        prefetched = getattr(match, "_prefetched_objects_cache", {}).get("seats")
+        seats = list(prefetched) if prefetched is not None else list(
+            match.seats.select_related("user").order_by("index"))
+        seats.sort(key=lambda seat: seat.index)
+        match._prefetched_seats = seats  # type: ignore[attr-defined]
+    return seats
+
+
+def seat_of(match: Match, user: User) -> Seat | None:
+    return next((seat for seat in match_seats(match) if seat.user_id == user.id), None)
+
+
+def _player(user: User | None) -> dict[str, Any] | None:
+    if user is None:
+        return None
+    return {"username": user.username, "is_bot": user.is_bot}
+
+
+def seat_summary(seat: Seat) -> dict[str, Any]:
+    return {
+        "index": seat.index,
+        "player": _player(seat.user),
+        "joined": seat.joined_at is not None,
+        "to_act": seat.to_act,
+        "forfeited": seat.forfeited_at is not None,
+        "rank": seat.rank,
+        "score": seat.score,
+    }
+
+
+def match_summary(match: Match, user: User) -> dict[str, Any]:
+    """What lists show of a match: no game view, no hidden state."""
+    seats = match_seats(match)
+    mine = next((seat for seat in seats if seat.user_id == user.id), None)
+    return {
+        "id": str(match.id),
+        "game": match.game,
+        "status": match.status,
+        "players": match.num_players,
+        "rated": match.rated,
+        "version": match.version,
+        "turn_seconds": match.turn_seconds,
+        "deadline": match.deadline,
+        "created_at": match.created_at,
+        "updated_at": match.updated_at,
+        "seats": [seat_summary(seat) for seat in seats],
+        "to_act": list(match.actors),
+        "your_seat": mine.index if mine else None,
+        "is_your_turn": bool(mine and mine.to_act),
+        "outcome": match.outcome,
+    }
+
+
+def match_detail(match: Match, user: User) -> dict[str, Any]:
+    """The caller's view of a match: the summary plus the game as the caller's seat sees it."""
+    data = match_summary(match, user)
+    data["config"] = match.config
+    data["started_at"] = match.started_at
+    data["finished_at"] = match.finished_at
+    view = None
+    legal_moves = None
+    if match.state is not None:
+        engine = get_engine(match.game)
+        view = engine.view(engine.load(match.state), data["your_seat"])
+        legal_moves = view.pop("legal_moves", None)
+    data["view"] = view
+    data["legal_moves"] = legal_moves if data["is_your_turn"] else None
+    data["seed"] = match.seed if match.status in PUBLIC_STATUSES else None
+    return data
+
+
+def match_list(*, user: User, game: str | None = None, status: str | None = None,
+               scope: str = "mine", my_turn: bool = False) -> QuerySet[Match]:
+    """Matches for a list: ``scope`` is "mine" (seated), "open" (joinable) or "all" visible."""
+    queryset = Match.objects.all()
+    if scope == "mine":
+        queryset = queryset.filter(seats__user=user)
+    elif scope == "open":
+        queryset = queryset.filter(status=Match.Status.OPEN, seats__user__isnull=True).exclude(
+            seats__user=user)
+    else:
+        queryset = queryset.filter(_visible_filter(user))
+    if my_turn:
+        queryset = queryset.filter(seats__user=user, seats__to_act=True,
+                                   status=Match.Status.ACTIVE)
+    if game:
+        queryset = queryset.filter(game=game)
+    if status:
+        queryset = queryset.filter(status=status)
+    return queryset.distinct().prefetch_related("seats__user")
+
+
+def match_inbox(*, user: User) -> list[Match]:
+    """My active and open matches: where I must act first, then the most urgent deadline."""
+    seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.ACTIVE,
+                                                                Match.Status.OPEN])
+             .select_related("match"))
+    matches = [seat.match for seat in seats]
+    to_act = {seat.match_id for seat in seats if seat.to_act}
+    _prefetch_seats(matches)
+    far = float("inf")
+    matches.sort(key=lambda m: (m.id not in to_act,
+                                m.deadline.timestamp() if m.deadline else far,
+                                -m.updated_at.timestamp()))
+    return matches
+
+
+def _prefetch_seats(matches: Iterable[Match]) -> None:
+    by_id = {match.id: match for match in matches}
+    for match in by_id.values():
+        match._prefetched_seats = []  # type: ignore[attr-defined]
+    for seat in Seat.objects.filter(match_id__in=by_id).select_related("user").order_by("index"):
+        by_id[seat.match_id]._prefetched_seats.append(seat)  # type: ignore[attr-defined]
+
+
+def match_moves_for_user(*, match: Match, user: User, after: int = 0,
+                         limit: int = 100) -> list[dict[str, Any]]:
+    """The move log as the caller may see it: other seats' private moves and events redacted
+    while the match runs."""
+    engine = get_engine(match.game)
+    mine = seat_of(match, user)
+    viewer = mine.index if mine else None
+    revealed = match.status in PUBLIC_STATUSES
+    moves = (Move.objects.filter(match=match, seq__gt=after).select_related("user")
+             .order_by("seq")[:limit])
+    result = []
+    for move in moves:
+        hidden = (not revealed and engine.private_moves and move.kind == Move.Kind.MOVE
+                  and move.seat != viewer)
+        result.append({
+            "seq": move.seq,
+            "kind": move.kind,
+            "seat": move.seat,
+            "player": _player(move.user),
+            "payload": None if hidden else move.payload,
+            "events": move.events if revealed else events_for(move.events, viewer),
+            "created_at": move.created_at,
+        })
+    return result

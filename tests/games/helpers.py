@@ -1,0 +1,26 @@
+"""Helpers for playing matches through the API in tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def create_match(client, game: str = "nibble", **body: Any) -> dict[str, Any]:
+    response = client.post("/api/matches", {"game": game, **body}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def first_nibble_take(legal_moves: dict[str, Any]) -> dict[str, Any]:
+    """The first takeable disc of the lowest colour, as a one-disc take."""
+    takeable = legal_moves["takeable"]
+    colour = sorted(takeable, key=int)[0]
+    return {"take": [takeable[colour][0]]}
+
+
+def greedy_nibble_take(legal_moves: dict[str, Any]) -> dict[str, Any]:
+    """Every takeable disc of the colour with the most takeable discs, one at a time if a
+    group take would split the board (the test then falls back to a single disc)."""
+    takeable = legal_moves["takeable"]
+    colour = max(sorted(takeable, key=int), key=lambda c: len(takeable[c]))
+    return {"take": [takeable[colour][0]]}
