@@ -14,7 +14,6 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler, set_rollback
 
 from games.engines.base import EngineError
 
@@ -82,6 +81,9 @@ def _to_drf(exc: Exception) -> Exception:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    # Imported here: rest_framework.views loads the configured parsers, which import this module.
+    from rest_framework.views import exception_handler, set_rollback
+
     if isinstance(exc, (ApplicationError, EngineError)):
         set_rollback()
         http_status = getattr(exc, "http_status", None) or ENGINE_ERROR_STATUS.get(exc.code, 400)

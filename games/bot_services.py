@@ -6,8 +6,9 @@ from uuid import UUID
 
 from django.db import transaction
 
-from games.bots import choose_move
-from games.engines import get_engine
+from accounts.models import User
+from games.bots import DESCRIPTIONS, choose_move
+from games.engines import ENGINES, get_engine
 from games.engines.base import EngineError, apply_checked, seeded_rng
 from games.models import Match, Move
 from games.selectors import match_seats
@@ -15,6 +16,32 @@ from games.services import _transition_record
 
 # A seat whose player left a match the game cannot continue without is played at this level.
 TAKEOVER_LEVEL = 2
+
+
+LEVELS = (1, 2, 3)
+
+
+def bot_username(game: str, level: int) -> str:
+    return f"{game}-bot-{level}"
+
+
+@transaction.atomic
+def bot_accounts_ensure() -> list[User]:
+    """One bot account per game and level, created or brought up to date."""
+    bots = []
+    for game, engine in sorted(ENGINES.items()):
+        for level in LEVELS:
+            bot, _ = User.objects.update_or_create(
+                is_bot=True, bot_game=game, bot_level=level,
+                defaults={"username": bot_username(game, level),
+                          "bot_description": f"{engine.name} level {level}. "
+                                             f"{DESCRIPTIONS[level]}"},
+            )
+            if bot.has_usable_password():
+                bot.set_unusable_password()
+                bot.save(update_fields=["password"])
+            bots.append(bot)
+    return bots
 
 
 def _bot_level(seat) -> int | None:

@@ -143,6 +143,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_queue_dir / "processed"),
         "store_processed": False,
     }
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -1,9 +1,12 @@
 """Settings for the test suite: fast hashing, eager Celery unless a test starts a real worker."""
 
 from .base import *  # noqa: F403
+from .base import env
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-CELERY_TASK_ALWAYS_EAGER = True
+# Eager unless a real worker runs the tasks: the integration tests start worker processes with
+# BOARDPOST_CELERY_EAGER=false, so whatever those workers enqueue goes back to the broker.
+CELERY_TASK_ALWAYS_EAGER = env.bool("BOARDPOST_CELERY_EAGER", default=True)
 CELERY_TASK_EAGER_PROPAGATES = True
 REST_FRAMEWORK = {**REST_FRAMEWORK}  # noqa: F405
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {

@@ -1,0 +1,74 @@
+"""`make run`: migrate, create the bot accounts, then run the API server, a Celery worker and
+Celery beat together on the embedded defaults (SQLite and a filesystem broker under var/).
+
+Ctrl-C stops all three. Set DATABASE_URL / CELERY_BROKER_URL to use PostgreSQL and Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default="127.0.0.1")
+    args = parser.parse_args()
+
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get(
+        "DJANGO_SETTINGS_MODULE", "config.settings.local")}
+    for folder in ("var/celery/queue", "var/celery/processed"):
+        (ROOT / folder).mkdir(parents=True, exist_ok=True)
+
+    manage = [PYTHON, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput"], check=True, cwd=ROOT, env=env)
+    subprocess.run([*manage, "seed_bots"], check=True, cwd=ROOT, env=env)
+
+    celery = [PYTHON, "-m", "celery", "-A", "config.celery_app"]
+    processes = [
+        subprocess.Popen([*celery, "worker", "--loglevel=INFO", "--pool=threads",
+                          "--concurrency=4"], cwd=ROOT, env=env),
+        subprocess.Popen([*celery, "beat", "--loglevel=INFO",
+                          f"--schedule={ROOT / 'var' / 'celerybeat-schedule'}"],
+                         cwd=ROOT, env=env),
+        subprocess.Popen([PYTHON, "-m", "uvicorn", "config.asgi:application", "--host",
+                          args.host, "--port", str(args.port), "--no-access-log"],
+                         cwd=ROOT, env=env),
+    ]
+    base = f"http://{args.host}:{args.port}"
+    print(f"\nBoardpost is running.\n  API:      {base}/api/\n  API docs: {base}/api/docs\n"
+          f"  Schema:   {base}/api/schema\n  Web:      {base}/\nPress Ctrl-C to stop.\n",
+          flush=True)
+
+    def stop(*_: object) -> None:
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while all(process.poll() is None for process in processes):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop()
+        for process in processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

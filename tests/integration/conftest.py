@@ -1,0 +1,138 @@
+"""Real parts for the integration tests: a Celery worker process on Redis, against the same
+PostgreSQL test database the test writes to (transactional tests, so the worker sees commits)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from config.celery_app import app as celery_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _needs_real_services() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("integration tests need PostgreSQL (set DATABASE_URL)")
+    if not settings.CELERY_BROKER_URL.startswith("redis://"):
+        pytest.skip("integration tests need Redis (set CELERY_BROKER_URL)")
+
+
+class Worker:
+    """A Celery worker subprocess bound to one queue of its own."""
+
+    def __init__(self, queue: str, database_url: str, concurrency: int = 2) -> None:
+        self.queue = queue
+        self.database_url = database_url
+        self.concurrency = concurrency
+        self.process: subprocess.Popen | None = None
+        self.log = ROOT / "var" / f"worker-{queue}.log"
+
+    def start(self) -> None:
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
+               "DATABASE_URL": self.database_url, "BOARDPOST_CELERY_EAGER": "false",
+               "CELERY_TASK_DEFAULT_QUEUE": self.queue}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker",
+             "--loglevel=INFO", "-Q", self.queue, "--pool=prefork",
+             f"--concurrency={self.concurrency}", "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "-n", f"{self.queue}@%h"],
+            cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if "ready." in self.log.read_text():
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise RuntimeError(f"the Celery worker did not start:\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL the whole worker (main process and children), as a crash would."""
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def output(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+
+def _database_url() -> str:
+    params = connection.settings_dict
+    host = params.get("HOST") or "127.0.0.1"
+    port = params.get("PORT") or 5432
+    user = params.get("USER") or "postgres"
+    password = params.get("PASSWORD") or ""
+    auth = f"{user}:{password}@" if password else f"{user}@"
+    return f"postgres://{auth}{host}:{port}/{params['NAME']}"
+
+
+@pytest.fixture
+def celery_queue(transactional_db):
+    """Route this test's tasks to a fresh Redis queue instead of running them eagerly."""
+    _needs_real_services()
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    saved = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.task_default_queue = queue
+    try:
+        yield queue
+    finally:
+        celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = saved
+
+
+@pytest.fixture
+def celery_worker_process(celery_queue):
+    """A running worker process consuming the test's queue."""
+    worker = Worker(celery_queue, _database_url())
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+
+
+@pytest.fixture
+def make_worker(celery_queue):
+    """``make_worker()`` starts another worker on the test's queue (for kill-and-restart)."""
+    workers: list[Worker] = []
+
+    def make(concurrency: int = 2) -> Worker:
+        worker = Worker(celery_queue, _database_url(), concurrency=concurrency)
+        worker.start()
+        workers.append(worker)
+        return worker
+
+    yield make
+    for worker in workers:
+        worker.stop()
+
+
+def wait_until(predicate, timeout: float = 60.0, interval: float = 0.2, message: str = ""):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = predicate()
+        if result:
+            return result
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout}s: {message}")
