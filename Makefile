@@ -29,9 +29,12 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python manage.py bench_engines
 
-## make bench-api: concurrent HTTP clients against gunicorn and PostgreSQL
+## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL
+BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boardpost_bench
 bench-api: $(STAMP)
-	$(BIN)/python manage.py bench_api
+	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py bench_api --clients 16
 
 clean:
 	rm -rf $(VENV) .pytest_cache var

@@ -14,7 +14,8 @@ from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
+from django.db.models import Case, Value, When
 from django.utils import timezone
 
 from accounts.models import User
@@ -299,14 +300,10 @@ def _transition_record(*, match: Match, engine: Engine, kind: str, seat: int | N
     """The single write path: append the Move, save the snapshot, schedule what is due."""
     previous_actors = frozenset(match.actors)
     match.version += 1
-    try:
-        with transaction.atomic():
-            move = Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat,
-                                       user=user, payload=payload,
-                                       events=list(transition.events))
-    except IntegrityError:
-        match.version -= 1
-        raise StaleVersion(current_version=match.version) from None
+    # The row lock and the version check make a duplicate seq impossible; the unique
+    # constraint on (match, seq) is the last line of defence.
+    move = Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat, user=user,
+                               payload=payload, events=list(transition.events))
     state = transition.state
     _snapshot(match, engine, state, previous_actors=previous_actors)
     fields = ["version", "state", "actors", "deadline", "updated_at"]
@@ -337,18 +334,20 @@ def _sync_seats(match: Match, ranks: tuple[int, ...] | None = None,
                 scores: tuple[float, ...] | None = None) -> None:
     """Mirror who must act (and, at the end, ranks and scores) onto the seat rows."""
     actors = set(match.actors)
-    for seat in match_seats(match):
-        to_act = seat.index in actors
-        changed = []
-        if seat.to_act != to_act:
-            seat.to_act = to_act
-            changed.append("to_act")
-        if ranks is not None:
-            seat.rank = ranks[seat.index]
-            seat.score = scores[seat.index] if scores is not None else None
-            changed += ["rank", "score"]
-        if changed:
-            seat.save(update_fields=changed)
+    seats = match_seats(match)
+    if ranks is None:
+        if all(seat.to_act == (seat.index in actors) for seat in seats):
+            return
+        Seat.objects.filter(match=match).update(
+            to_act=Case(When(index__in=actors, then=Value(True)), default=Value(False)))
+        for seat in seats:
+            seat.to_act = seat.index in actors
+        return
+    for seat in seats:
+        seat.to_act = seat.index in actors
+        seat.rank = ranks[seat.index]
+        seat.score = scores[seat.index] if scores is not None else None
+    Seat.objects.bulk_update(seats, ["to_act", "rank", "score"])
 
 
 def _schedule_follow_ups(match: Match, engine: Engine, state: Any) -> None:
