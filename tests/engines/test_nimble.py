@@ -796,3 +796,15 @@ def test_state_round_trips_and_system_step_is_none() -> None:
     assert E.load(data) == state
     assert E.system_step(state) is None
     assert "frame_counts" not in data
+
+
+def test_the_server_can_end_a_stalled_race() -> None:
+    state = E.initial_state(num_players=3, config={"mode": "race"}, seed="stalled")
+    state, _ = play(state, 0, FLIP)
+    transition = E.end_stalemate(state)
+    outcome = transition.state.outcome
+    assert outcome.reason == "stalemate" and outcome.scores == (29, 29, 29)
+    assert outcome.ranks == (1, 1, 1)
+    assert transition.events[-1]["type"] == "match_ended"
+    with pytest.raises(GameOver):
+        E.end_stalemate(transition.state)
