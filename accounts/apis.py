@@ -45,6 +45,9 @@ class RegisterApi(APIView):
     throttle_scope = "register"
 
     class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "Register"
+
         username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,30}$", help_text=(
             "3-30 letters, digits, '_', '.' or '-'."))
         password = serializers.CharField(max_length=128, trim_whitespace=False)
@@ -64,14 +67,21 @@ class TokenApi(APIView):
     """Obtain (POST, with username and password) or revoke (DELETE) the caller's API token."""
 
     class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "TokenObtain"
+
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
 
+    def _is_obtain(self) -> bool:
+        # drf-spectacular builds its mock request before ``self.request`` is set.
+        return getattr(getattr(self, "request", None), "method", None) == "POST"
+
     def get_permissions(self):
-        return [AllowAny()] if self.request.method == "POST" else super().get_permissions()
+        return [AllowAny()] if self._is_obtain() else super().get_permissions()
 
     def get_authenticators(self):
-        return [] if self.request.method == "POST" else super().get_authenticators()
+        return [] if self._is_obtain() else super().get_authenticators()
 
     @extend_schema(operation_id="auth_token_obtain", request=InputSerializer,
                    responses={200: TokenSerializer, **error_responses(400)})
@@ -110,11 +120,16 @@ class HistoryPagination(CursorPagination):
 
 
 class RatingHistoryApi(APIView):
+    pagination_class = HistoryPagination  # so the schema shows the paginated envelope
+
     class FilterSerializer(serializers.Serializer):
         since = serializers.DateTimeField(required=False)
         until = serializers.DateTimeField(required=False)
 
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "RatingChange"
+
         match = serializers.UUIDField(source="match_id")
         at = serializers.DateTimeField()
         rank = serializers.IntegerField()
@@ -157,7 +172,12 @@ class LeaderboardPagination(CursorPagination):
 
 
 class LeaderboardApi(APIView):
+    pagination_class = LeaderboardPagination  # so the schema shows the paginated envelope
+
     class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "LeaderboardEntry"
+
         username = serializers.CharField(source="user.username")
         is_bot = serializers.BooleanField(source="user.is_bot")
         rating = serializers.IntegerField(source="display")
@@ -167,7 +187,7 @@ class LeaderboardApi(APIView):
 
     @extend_schema(operation_id="leaderboard",
                    parameters=[OpenApiParameter("limit", int), OpenApiParameter("cursor", str)],
-                   responses={200: OutputSerializer(many=True), **error_responses(400)})
+                   responses={200: OutputSerializer(many=True), **error_responses(400, 404)})
     def get(self, request, game: str):
         if game not in ENGINES:
             from games.exceptions import UnknownGame

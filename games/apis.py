@@ -69,7 +69,12 @@ class MatchPagination(CursorPagination):
 
 
 class MatchListCreateApi(APIView):
+    pagination_class = MatchPagination  # so the schema shows the paginated envelope
+
     class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "MatchCreate"
+
         game = serializers.ChoiceField(choices=sorted(ENGINES))
         players = serializers.IntegerField(required=False, min_value=1, max_value=4)
         config = serializers.DictField(required=False, default=dict)
@@ -115,7 +120,8 @@ class MatchListCreateApi(APIView):
             OpenApiParameter("cursor", str),
             OpenApiParameter("limit", int),
         ],
-        responses={200: schemas.MatchSummarySerializer(many=True), **error_responses(400)},
+        responses={200: schemas.MatchSummarySerializer(many=True),
+                   **error_responses(400, 404)},
     )
     def get(self, request):
         filters = self.FilterSerializer(data=request.query_params.dict())
