@@ -13,6 +13,8 @@ from accounts.models import Rating, RatingChange, User
 
 
 def player_get(*, username: str) -> User:
+    if "\x00" in username:  # no username holds NUL, and PostgreSQL text cannot
+        raise PlayerNotFound()
     user = User.objects.filter(username=username, is_active=True).first()
     if user is None:
         raise PlayerNotFound()
