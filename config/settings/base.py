@@ -134,8 +134,16 @@ CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # Celery. With no broker configured the embedded default is a filesystem broker under var/,
 # so `make run` needs neither Redis nor RabbitMQ and still runs real worker processes.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
-CELERY_BROKER_TRANSPORT_OPTIONS = {}
-if CELERY_BROKER_URL.startswith("filesystem://"):
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A task whose worker died unacknowledged is handed out again after this many seconds; it
+    # must exceed the longest task (CELERY_TASK_TIME_LIMIT).
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
+        "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10),
+        "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=10),
+    }
+elif CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue_dir / "queue"),

@@ -30,20 +30,23 @@ def _needs_real_services() -> None:
 class Worker:
     """A Celery worker subprocess bound to one queue of its own."""
 
-    def __init__(self, queue: str, database_url: str, concurrency: int = 2) -> None:
+    def __init__(self, queue: str, database_url: str, concurrency: int = 2,
+                 app: str = "config.celery_app", env: dict[str, str] | None = None) -> None:
         self.queue = queue
         self.database_url = database_url
         self.concurrency = concurrency
+        self.app = app
+        self.extra_env = env or {}
         self.process: subprocess.Popen | None = None
-        self.log = ROOT / "var" / f"worker-{queue}.log"
+        self.log = ROOT / "var" / f"worker-{queue}-{uuid.uuid4().hex[:6]}.log"
 
     def start(self) -> None:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
                "DATABASE_URL": self.database_url, "BOARDPOST_CELERY_EAGER": "false",
-               "CELERY_TASK_DEFAULT_QUEUE": self.queue}
+               "CELERY_TASK_DEFAULT_QUEUE": self.queue, **self.extra_env}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker",
+            [sys.executable, "-m", "celery", "-A", self.app, "worker",
              "--loglevel=INFO", "-Q", self.queue, "--pool=prefork",
              f"--concurrency={self.concurrency}", "--without-gossip", "--without-mingle",
              "--without-heartbeat", "-n", f"{self.queue}@%h"],
@@ -117,8 +120,9 @@ def make_worker(celery_queue):
     """``make_worker()`` starts another worker on the test's queue (for kill-and-restart)."""
     workers: list[Worker] = []
 
-    def make(concurrency: int = 2) -> Worker:
-        worker = Worker(celery_queue, _database_url(), concurrency=concurrency)
+    def make(concurrency: int = 2, app: str = "config.celery_app",
+             env: dict[str, str] | None = None) -> Worker:
+        worker = Worker(celery_queue, _database_url(), concurrency=concurrency, app=app, env=env)
         worker.start()
         workers.append(worker)
         return worker
