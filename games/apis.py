@@ -28,6 +28,23 @@ class GameListApi(APIView):
         ])
 
 
+class BotListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        game = serializers.CharField(source="bot_game")
+        level = serializers.IntegerField(source="bot_level")
+        description = serializers.CharField(source="bot_description")
+        rating = serializers.IntegerField(allow_null=True)
+        provisional = serializers.BooleanField()
+
+    @extend_schema(operation_id="bots_list",
+                   parameters=[OpenApiParameter("game", str, enum=sorted(ENGINES))],
+                   responses={200: OutputSerializer(many=True), **error_responses()})
+    def get(self, request):
+        game = request.query_params.get("game")
+        return Response(self.OutputSerializer(selectors.bot_list(game=game), many=True).data)
+
+
 class SeatInputSerializer(StrictSerializer):
     kind = serializers.ChoiceField(choices=["me", "user", "bot", "open"])
     username = serializers.CharField(required=False, max_length=150)

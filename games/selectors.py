@@ -8,7 +8,9 @@ from uuid import UUID
 
 from django.db.models import Q, QuerySet
 
-from accounts.models import User
+from accounts.models import Rating, User
+from accounts.ratings import is_provisional
+from games.bots import POLICIES
 from games.engines import get_engine
 from games.engines.base import events_for
 from games.exceptions import MatchNotFound
@@ -116,6 +118,20 @@ def match_detail(match: Match, user: User) -> dict[str, Any]:
     data["legal_moves"] = legal_moves if data["is_your_turn"] else None
     data["seed"] = match.seed if match.status in PUBLIC_STATUSES else None
     return data
+
+
+def bot_list(*, game: str | None = None) -> list[User]:
+    """Bot accounts with a policy behind them, each with its rating in its own game."""
+    bots = User.objects.filter(is_bot=True, is_active=True).order_by("bot_game", "bot_level")
+    if game:
+        bots = bots.filter(bot_game=game)
+    bots = [bot for bot in bots if bot.bot_level in POLICIES.get(bot.bot_game, {})]
+    ratings = {(r.user_id, r.game): r for r in Rating.objects.filter(user__in=bots)}
+    for bot in bots:
+        rating = ratings.get((bot.id, bot.bot_game))
+        bot.rating = rating.display if rating else None
+        bot.provisional = is_provisional(rating.sigma) if rating else True
+    return bots
 
 
 def match_list(*, user: User, game: str | None = None, status: str | None = None,

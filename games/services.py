@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.engines import ENGINES, get_engine
-from games.engines.base import Engine, Transition, apply_checked, events_for
+from games.engines.base import Engine, Transition, apply_checked, events_for, seats_to_act
 from games.exceptions import (
     AbortNotAllowed,
     AlreadySeated,
@@ -322,7 +322,7 @@ def _transition_record(*, match: Match, engine: Engine, kind: str, seat: int | N
 
 def _snapshot(match: Match, engine: Engine, state: Any, *, previous_actors: frozenset) -> None:
     match.state = engine.dump(state)
-    actors = sorted(engine.actors(state))
+    actors = sorted(seats_to_act(engine, state))
     match.actors = actors
     if not actors or match.turn_seconds is None:
         match.deadline = None
@@ -360,7 +360,7 @@ def _schedule_follow_ups(match: Match, engine: Engine, state: Any) -> None:
             tasks.schedule_rating(match_id)
         return
     actors = set(match.actors)
-    if not actors:
+    if not engine.actors(state):
         # No seat may act and the match is not over: the engine has automatic work due.
         transaction.on_commit(lambda: tasks.run_system_step.delay(match_id, version))
         return

@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("games", apis.GameListApi.as_view(), name="games"),
+    path("bots", apis.BotListApi.as_view(), name="bots"),
     path("matches", apis.MatchListCreateApi.as_view(), name="matches"),
     path("matches/<uuid:match_id>", apis.MatchDetailApi.as_view(), name="match"),
     path("matches/<uuid:match_id>/join", apis.MatchJoinApi.as_view(), name="join"),

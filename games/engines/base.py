@@ -213,6 +213,9 @@ class Engine(Protocol):
                       seed: str) -> State: ...
 
     def actors(self, state: State) -> frozenset[Seat]: ...
+    # Optional: ``must_act(state)``, the actors the match is waiting for, when some actors may
+    # act without having to (a Nimalia seat that has placed may still take it back). Turns,
+    # deadlines and bot turns follow ``seats_to_act``; see below.
 
     def parse_move(self, data: Any) -> Move: ...
 
@@ -248,6 +251,12 @@ def apply_checked(engine: Engine, state: State, seat: Seat, move: Move) -> Trans
         raise NotYourTurn("It is not your turn.", seat=seat)
     engine.validate(state, seat, move)
     return engine.apply(state, seat, move)
+
+
+def seats_to_act(engine: Engine, state: State) -> frozenset[Seat]:
+    """The seats the match waits for: ``must_act`` where the engine has it, else ``actors``."""
+    must_act = getattr(engine, "must_act", None)
+    return must_act(state) if must_act is not None else engine.actors(state)
 
 
 def seeded_rng(seed: str, *parts: object) -> random.Random:
