@@ -1,26 +1,22 @@
-"""Bot policies: pure functions from what a seat may see to a move.
+"""Bot policies for every game and level.
 
-A policy is ``policy(view, seat, rng) -> move`` where ``view`` is exactly
-``engine.view(state, seat)`` (the bot never sees hidden cards or the seed) and the move is the
-game's JSON move. ``POLICIES[game][level]`` holds them; levels are 1 (uniform among legal
-moves), 2 (a greedy heuristic) and 3 (search under a time budget).
+``POLICIES[game][level]`` is a :data:`games.bots.base.Policy`. Levels: 1 plays uniformly among
+the legal moves, 2 is a greedy heuristic, 3 searches. Policies are pure (no Django) and
+deterministic given their ``rng``, so a bot's move is reproducible from the match seed and
+version.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
-Policy = Callable[[dict[str, Any], int, random.Random], dict[str, Any]]
+from games.bots.base import DESCRIPTIONS, Policy
 
-POLICIES: dict[str, dict[int, Policy]] = {}
-
-DESCRIPTIONS: dict[int, str] = {
-    1: "Plays uniformly at random among the legal moves.",
-    2: "Greedy: picks the move a casual player would find best right now.",
-    3: "Searches ahead under a time budget.",
+POLICIES: dict[str, dict[int, Policy]] = {
 }
+
+__all__ = ["DESCRIPTIONS", "POLICIES", "Policy", "choose_move"]
 
 
 def choose_move(game: str, view: dict[str, Any], seat: int, level: int,
