@@ -131,11 +131,25 @@ def _cornered(discs: int) -> int:
 def _takeable_mask(board: Sequence[int], discs: int) -> int:
     """The takeable discs (R5 and R6) as a mask; ``board`` must hold one connected group.
 
+    :func:`_local_takeable` settles most cornered discs from their neighbourhood; the rest need
+    the global test, where one iterative Tarjan pass finds every cut vertex of the disc graph.
+    """
+    safe, unsure = _local_takeable(discs)
+    if unsure:
+        cuts = articulation_points(board)
+        for i in _bits(unsure):
+            if i not in cuts:
+                safe |= 1 << i
+    return safe
+
+
+def _local_takeable(discs: int) -> tuple[int, int]:
+    """Cornered discs split into those surely takeable and those the local test cannot settle.
+
     A cornered disc with three or four exposed sides has at most one neighbour, so taking it never
     splits the group. A cornered disc with exactly two exposed sides has two neighbours meeting
     at a corner; when the diagonal cell between them holds a disc, they stay linked through it.
-    Only the remaining cornered discs need the global test: one iterative Tarjan pass finds every
-    cut vertex of the disc graph at once.
+    Otherwise its two neighbours may or may not be linked the long way round.
     """
     north, east, south, west = _exposed_sides(discs)
     cornered = (north | south) & (east | west)
@@ -146,13 +160,7 @@ def _takeable_mask(board: Sequence[int], discs: int) -> int:
     safe |= two & north & west & (discs >> (SIZE + 1))  # neighbours S and E, diagonal SE
     safe |= two & south & east & (discs << (SIZE + 1))  # neighbours N and W, diagonal NW
     safe |= two & south & west & (discs << (SIZE - 1))  # neighbours N and E, diagonal NE
-    unsure = cornered & ~safe
-    if unsure:
-        cuts = articulation_points(board)
-        for i in _bits(unsure):
-            if i not in cuts:
-                safe |= 1 << i
-    return safe
+    return safe, cornered & ~safe
 
 
 def articulation_points(board: Sequence[int]) -> frozenset[int]:
