@@ -180,14 +180,15 @@ class MoveInputSerializer(StrictSerializer):
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key", str, OpenApiParameter.HEADER,
-    description="Any unique string up to 255 characters; a retry with the same key returns "
-                "the first answer and records nothing new.")
+    description="Any unique string of 1 to 255 printable ASCII characters; a retry with the "
+                "same key returns the first answer and records nothing new.")
 
 
 def _idempotency_key(request) -> str | None:
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not 1 <= len(key) <= 255:
-        raise serializers.ValidationError({"Idempotency-Key": ["1 to 255 characters."]})
+    if key is not None and not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
+        raise serializers.ValidationError(
+            {"Idempotency-Key": ["1 to 255 printable ASCII characters."]})
     return key
 
 

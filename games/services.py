@@ -14,9 +14,10 @@ from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Case, Value, When
 from django.utils import timezone
+from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import User
 from games.engines import ENGINES, get_engine
@@ -187,9 +188,15 @@ def match_move_submit(*, user: User, match_id: UUID, move: Any,
     body = {"seq": recorded.seq, "events": events_for(recorded.events, seat.index),
             "match": match_detail(match, user)}
     if idempotency_key:
-        IdempotencyRecord.objects.create(user=user, key=idempotency_key, match=match,
-                                         fingerprint=fingerprint, status_code=201,
-                                         body=json.loads(json.dumps(body, default=str)))
+        try:
+            with transaction.atomic():
+                # Stored as the API renders it, so a replay answers the very same body.
+                IdempotencyRecord.objects.create(
+                    user=user, key=idempotency_key, match=match, fingerprint=fingerprint,
+                    status_code=201, body=json.loads(json.dumps(body, cls=JSONEncoder)))
+        except IntegrityError:
+            # The same key raced in on another match: refuse it (the move rolls back).
+            raise IdempotencyKeyReused() from None
     return body
 
 
