@@ -780,7 +780,7 @@ def _check_invariants(state: State) -> None:
         assert len(holders) == 1, "R10: exactly one majority-of-majorities holder"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.text(max_size=12), choices=st.integers(0, 2**32), early=st.booleans())
 def test_random_playouts_keep_the_invariants(seed, choices, early) -> None:
     rng = random.Random(choices)
@@ -807,7 +807,7 @@ def test_apply_never_mutates_its_input(seed, choices) -> None:
         state = after
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.text(max_size=12), choices=st.integers(0, 2**32))
 def test_a_decided_result_never_changes(seed, choices) -> None:
     """R12: once is_decided holds, playing on without the option gives the same winner."""
