@@ -68,23 +68,28 @@ FINISHED = "finished"
 FORFEIT = "forfeit"
 SOLO_FINISHED = "solo_finished"
 
-# The solo rank table: the lowest total that earns each title (see docs/nimalia.md for the
-# simulation it is drawn from).
-SOLO_TITLES: tuple[tuple[int, str], ...] = (
-    (0, "Lost in the bush"),
-    (40, "Trainee keeper"),
-    (60, "Keeper"),
-    (80, "Head keeper"),
-    (100, "Reserve warden"),
-    (120, "Reserve director"),
-    (140, "Legendary naturalist"),
+# The solo rank table: titles from worst to best and, per round count, the lowest final total
+# that earns each. The bands come from a simulation of a random and a greedy solo player
+# (tests/engines/nimalia/solo_sim.py; figures in docs/nimalia.md).
+SOLO_TITLES = (
+    "Lost in the bush",
+    "Trainee keeper",
+    "Keeper",
+    "Head keeper",
+    "Reserve warden",
+    "Reserve director",
+    "Legendary naturalist",
 )
+SOLO_THRESHOLDS: dict[int, tuple[int, ...]] = {
+    5: (0, 35, 60, 85, 105, 125, 145),
+    4: (0, 25, 40, 55, 70, 85, 100),
+}
 
 
-def solo_title(total: int) -> str:
-    """The solo rank title a final total earns."""
-    title = SOLO_TITLES[0][1]
-    for threshold, name in SOLO_TITLES:
+def solo_title(total: int, rounds: int = 5) -> str:
+    """The solo rank title a final total earns in a game of ``rounds`` rounds."""
+    title = SOLO_TITLES[0]
+    for threshold, name in zip(SOLO_THRESHOLDS[rounds], SOLO_TITLES, strict=True):
         if total >= threshold:
             title = name
     return title
@@ -253,6 +258,10 @@ class NimaliaEngine:
         if state.ended is not None or state.turn >= TURNS_PER_ROUND:
             return frozenset()
         return frozenset(range(state.num_players))
+
+    def must_act(self, state: State) -> frozenset[Seat]:
+        """The seats the draft turn waits for: those without a pending placement."""
+        return frozenset(seat for seat in self.actors(state) if state.pending[seat] is None)
 
     def parse_move(self, data: Any) -> Move:
         if isinstance(data, Mapping) and "undo" in data:
@@ -450,7 +459,7 @@ class NimaliaEngine:
         assert outcome is not None
         event: JSON = {"type": "match_ended", **outcome.as_dict()}
         if state.ended == SOLO_FINISHED:
-            event["title"] = solo_title(state.totals[0])
+            event["title"] = solo_title(state.totals[0], state.rounds)
         return event
 
     # ----------------------------------------------------------------- views
@@ -492,13 +501,15 @@ class NimaliaEngine:
                 view["pass_to"] = _pass_target(state, seat)
             view["legal_moves"] = self._compact_moves(state, seat) if placing else None
         if state.solo:
-            view["solo_titles"] = [{"min_total": t, "title": name} for t, name in SOLO_TITLES]
+            view["solo_titles"] = [
+                {"min_total": t, "title": name}
+                for t, name in zip(SOLO_THRESHOLDS[state.rounds], SOLO_TITLES, strict=True)]
         if over:
             outcome = self.outcome(state)
             assert outcome is not None
             view["outcome"] = outcome.as_dict()
             if state.ended == SOLO_FINISHED:
-                view["outcome"]["title"] = solo_title(state.totals[0])
+                view["outcome"]["title"] = solo_title(state.totals[0], state.rounds)
             view["seed"] = state.seed
             view["deck"] = list(state.deck)
             view["discards"] = list(state.discards)

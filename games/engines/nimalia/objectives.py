@@ -136,10 +136,8 @@ def select_objectives(option: Any, num_players: int, rng: random.Random) -> tupl
     solo = num_players == 1
     if isinstance(option, str):
         if option == "first_game":
-            chosen = list(FIRST_GAME)
-            if solo:
-                chosen[COLOURS.index(RED)] = SOLO_RED
-            return tuple(chosen)
+            chosen = [SOLO_RED if solo and OBJECTIVES[i].compares else i for i in FIRST_GAME]
+            return _in_colour_order(chosen)
         if option not in _SELECTION_LEVELS:
             raise InvalidConfig(
                 f"Option objectives: must be one of {list(SELECTIONS)} or a list of 4 ids.",
@@ -164,7 +162,11 @@ def _checked_list(option: Any, solo: bool) -> tuple[int, ...]:
         raise bad("cannot use both sides of one objective card.")
     if solo and any(o.compares for o in chosen):
         raise bad("the solo game cannot use objectives that compare players (16, 18, 20, 21).")
-    return tuple(sorted(option, key=lambda i: COLOURS.index(OBJECTIVES[i].colour)))
+    return _in_colour_order(option)
+
+
+def _in_colour_order(ids: Sequence[int]) -> tuple[int, ...]:
+    return tuple(sorted(ids, key=lambda i: COLOURS.index(OBJECTIVES[i].colour)))
 
 
 def round_objectives(objectives: Sequence[int], round_number: int) -> tuple[int, ...]:
