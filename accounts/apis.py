@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import selectors, services
-from config.api import StrictSerializer, error_responses, schema_serializer
+from config.api import CursorPagination, StrictSerializer, error_responses, schema_serializer
 from games.engines import ENGINES
 
 RatingSerializer = schema_serializer("Rating", {

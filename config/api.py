@@ -7,10 +7,11 @@ import json
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiResponse
-from rest_framework import serializers
-from rest_framework.exceptions import ParseError
+from rest_framework import pagination, serializers
+from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.parsers import JSONParser
 
 from config.exceptions import RequestTooLarge, envelope
@@ -30,9 +31,16 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+# No request needs deeper nesting (a move is about four levels deep); deeper input would only
+# reach Python's recursion limit somewhere later.
+MAX_JSON_DEPTH = 32
+
+
 class BoundedJSONParser(JSONParser):
     """JSON parser that reads at most DATA_UPLOAD_MAX_MEMORY_SIZE bytes (DRF streams the body
-    past Django's own limit) and refuses anything that is not valid UTF-8 JSON."""
+    past Django's own limit) and refuses anything that is not valid UTF-8 JSON, nests deeper
+    than MAX_JSON_DEPTH or holds a lone surrogate (``"\\ud800"``), which no later code could
+    encode."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -40,13 +48,47 @@ class BoundedJSONParser(JSONParser):
         if len(raw) > limit:
             raise RequestTooLarge()
         try:
-            return json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+            data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+        except RecursionError:
+            raise ParseError("The request body is nested too deeply.") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"The request body is not valid JSON: {exc}") from exc
+        _check_tree(data)
+        return data
 
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _check_tree(data: Any) -> None:
+    stack = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ParseError("The request body holds an invalid Unicode string.") from None
+        elif isinstance(value, dict | list):
+            if depth >= MAX_JSON_DEPTH:
+                raise ParseError("The request body is nested too deeply.")
+            if isinstance(value, dict):
+                stack.extend((key, depth + 1) for key in value)
+                stack.extend((item, depth + 1) for item in value.values())
+            else:
+                stack.extend((item, depth + 1) for item in value)
+
+
+class CursorPagination(pagination.CursorPagination):
+    """DRF's cursor pagination, except that a forged cursor whose position does not fit the
+    ordering field answers 404 "Invalid cursor." like any other bad cursor, not a 500."""
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except (TypeError, ValueError, DjangoValidationError):
+            raise NotFound(self.invalid_cursor_message) from None
 
 
 def schema_serializer(name: str, fields: dict[str, serializers.Field]) -> type:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
@@ -77,6 +78,9 @@ def _to_drf(exc: Exception) -> Exception:
         return exceptions.NotFound()
     if isinstance(exc, DjangoPermissionDenied):
         return exceptions.PermissionDenied()
+    if isinstance(exc, RequestDataTooBig):
+        # DRF reads request.body for JSON, so Django's own size check fires before our parser.
+        return RequestTooLarge()
     return exc
 
 

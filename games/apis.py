@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import StrictSerializer, error_responses
+from config.api import CursorPagination, StrictSerializer, error_responses
 from games import schemas, selectors, services
 from games.engines import ENGINES
 
