@@ -10,13 +10,9 @@ from accounts.models import User
 from games.bots import DESCRIPTIONS, choose_move
 from games.engines import ENGINES, get_engine
 from games.engines.base import EngineError, apply_checked, seeded_rng
-from games.models import Match, Move
-from games.selectors import match_seats
+from games.models import Match, Move, Seat
+from games.selectors import match_seats, seat_bot_level
 from games.services import _transition_record
-
-# A seat whose player left a match the game cannot continue without is played at this level.
-TAKEOVER_LEVEL = 2
-
 
 LEVELS = (1, 2, 3)
 
@@ -44,12 +40,12 @@ def bot_accounts_ensure() -> list[User]:
     return bots
 
 
-def _bot_level(seat) -> int | None:
-    if seat.user is not None and seat.user.is_bot:
-        return seat.user.bot_level
-    if seat.forfeited_at is not None:
-        return TAKEOVER_LEVEL
-    return None
+def _choose(match: Match, seat: Seat, level: int, label: object) -> dict:
+    """The bot's move from its own view only; reproducible from the seed and ``label``."""
+    engine = get_engine(match.game)
+    state = engine.load(match.state)
+    rng = seeded_rng(match.seed, "bot", label, seat.index)
+    return choose_move(match.game, engine.view(state, seat.index), seat.index, level, rng)
 
 
 def match_bot_move_play(*, match_id: UUID | str, expected_version: int, seat: int) -> bool:
@@ -64,22 +60,27 @@ def match_bot_move_play(*, match_id: UUID | str, expected_version: int, seat: in
     if seat not in match.actors:
         return False
     bot_seat = next((s for s in match_seats(match) if s.index == seat), None)
-    level = _bot_level(bot_seat) if bot_seat else None
+    level = seat_bot_level(bot_seat) if bot_seat else None
     if level is None:
         return False
-    engine = get_engine(match.game)
-    state = engine.load(match.state)
-    rng = seeded_rng(match.seed, "bot", expected_version, seat)
-    payload = choose_move(match.game, engine.view(state, seat), seat, level, rng)
-    return _record_bot_move(match_id=match.id, expected_version=expected_version, seat=seat,
-                            payload=payload)
+    payload = _choose(match, bot_seat, level, expected_version)
+    return _record_bot_move(match_id=match.id, seat=seat, payload=payload,
+                            expected_version=expected_version)
 
 
 @transaction.atomic
-def _record_bot_move(*, match_id: UUID, expected_version: int, seat: int, payload: dict) -> bool:
+def _record_bot_move(*, match_id: UUID, seat: int, payload: dict, expected_version: int) -> bool:
+    """Record a turn bot's move under the row lock, only if the match has not moved since the
+    bot chose."""
     match = Match.objects.select_for_update(of=("self",)).get(id=match_id)
     if match.status != Match.Status.ACTIVE or match.version != expected_version:
         return False
+    return _apply_locked(match, seat, payload)
+
+
+def _apply_locked(match: Match, seat: int, payload: dict) -> bool:
+    """Apply a bot's move to the latest state; the caller holds the match row lock. A move the
+    state no longer allows (someone was faster) is skipped."""
     engine = get_engine(match.game)
     bot_seat = next(s for s in match_seats(match) if s.index == seat)
     try:
@@ -91,3 +92,34 @@ def _record_bot_move(*, match_id: UUID, expected_version: int, seat: int, payloa
                        user=bot_seat.user, payload=engine.dump_move(move),
                        transition=transition)
     return True
+
+
+def match_bot_race_tick(*, match_id: UUID | str, seat: int, ticket: int) -> bool:
+    """One action of a bot in a real-time match, then the next one scheduled.
+
+    ``ticket`` must equal the seat's ``bot_ticket``; running bumps it, so a duplicate delivery
+    of the same tick does nothing. The move is chosen from the latest view and applied to the
+    latest state; if someone got there first it is simply skipped. Returns whether it moved."""
+    match = Match.objects.filter(id=match_id).first()
+    if match is None or match.status != Match.Status.ACTIVE:
+        return False
+    bot_seat = next((s for s in match_seats(match) if s.index == seat), None)
+    level = seat_bot_level(bot_seat) if bot_seat else None
+    if level is None or bot_seat.bot_ticket != ticket or seat not in match.actors:
+        return False
+    payload = _choose(match, bot_seat, level, f"race-{ticket}")
+    with transaction.atomic():
+        # The match row first, as every write path does, then the seat's ticket.
+        match = Match.objects.select_for_update(of=("self",)).get(id=match.id)
+        if match.status != Match.Status.ACTIVE:
+            return False
+        if not Seat.objects.filter(id=bot_seat.id, bot_ticket=ticket).update(
+                bot_ticket=ticket + 1):
+            return False
+        moved = _apply_locked(match, seat, payload)
+        if match.status == Match.Status.ACTIVE:
+            from games import tasks
+
+            transaction.on_commit(lambda: tasks.schedule_race_tick(
+                str(match.id), seat, ticket + 1, level))
+    return moved

@@ -91,6 +91,9 @@ class Seat(models.Model):
     forfeit_reason = models.CharField(max_length=16, blank=True, default="")
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
+    # Real-time matches: the bot's next scheduled action carries this number; running it bumps
+    # the number, so a duplicate delivery of the same action does nothing.
+    bot_ticket = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "index"]

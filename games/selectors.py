@@ -57,6 +57,20 @@ def match_seats(match: Match) -> list[Seat]:
     return seats
 
 
+# A seat whose player left a match that cannot go on without it is played at this level.
+TAKEOVER_LEVEL = 2
+
+
+def seat_bot_level(seat: Seat) -> int | None:
+    """The bot level that plays this seat: the bot's own, or the take-over level for a seat
+    whose player left; None for a person still playing."""
+    if seat.user is not None and seat.user.is_bot:
+        return seat.user.bot_level
+    if seat.forfeited_at is not None:
+        return TAKEOVER_LEVEL
+    return None
+
+
 def seat_of(match: Match, user: User) -> Seat | None:
     return next((seat for seat in match_seats(match) if seat.user_id == user.id), None)
 

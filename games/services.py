@@ -21,7 +21,14 @@ from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import User
 from games.engines import ENGINES, get_engine
-from games.engines.base import Engine, Transition, apply_checked, events_for, seats_to_act
+from games.engines.base import (
+    Engine,
+    Transition,
+    apply_checked,
+    events_for,
+    is_realtime,
+    seats_to_act,
+)
 from games.exceptions import (
     AbortNotAllowed,
     AlreadySeated,
@@ -35,7 +42,7 @@ from games.exceptions import (
     UnknownGame,
 )
 from games.models import IdempotencyRecord, Match, Move, Seat
-from games.selectors import match_access, match_detail, match_seats, seat_of
+from games.selectors import match_access, match_detail, match_seats, seat_bot_level, seat_of
 
 
 @dataclass(frozen=True)
@@ -151,7 +158,7 @@ def _start_if_full(match: Match) -> None:
     match.save(update_fields=["status", "started_at", "state", "actors", "deadline",
                               "updated_at"])
     _sync_seats(match)
-    _schedule_follow_ups(match, engine, state)
+    _schedule_follow_ups(match, engine, state, started=True)
 
 
 # --------------------------------------------------------------------------- moves
@@ -357,8 +364,12 @@ def _sync_seats(match: Match, ranks: tuple[int, ...] | None = None,
     Seat.objects.bulk_update(seats, ["to_act", "rank", "score"])
 
 
-def _schedule_follow_ups(match: Match, engine: Engine, state: Any) -> None:
-    """After commit, enqueue what is now due: bot turns, a system step, the rating update."""
+def _schedule_follow_ups(match: Match, engine: Engine, state: Any, *,
+                         started: bool = False) -> None:
+    """After commit, enqueue what is now due: bot turns, a system step, the rating update.
+
+    In a real-time match bots act on their own clock: each bot's first action is scheduled at
+    the start and every action schedules the next (see ``match_bot_race_tick``)."""
     from games import tasks
 
     match_id, version = str(match.id), match.version
@@ -366,13 +377,21 @@ def _schedule_follow_ups(match: Match, engine: Engine, state: Any) -> None:
         if match.rated:
             tasks.schedule_rating(match_id)
         return
-    actors = set(match.actors)
     if not engine.actors(state):
         # No seat may act and the match is not over: the engine has automatic work due.
         transaction.on_commit(lambda: tasks.run_system_step.delay(match_id, version))
         return
+    realtime = is_realtime(engine, state)
+    actors = set(match.actors)
     for seat in match_seats(match):
-        if seat.index in actors and seat.user is not None and seat.user.is_bot:
-            index = seat.index
+        level = seat_bot_level(seat)
+        if level is None:
+            continue
+        index = seat.index
+        if realtime:
+            if started:
+                transaction.on_commit(lambda index=index, level=level: tasks.schedule_race_tick(
+                    match_id, index, 0, level))
+        elif index in actors:
             transaction.on_commit(
                 lambda index=index: tasks.play_bot_turn.delay(match_id, version, index))

@@ -15,3 +15,7 @@ DESCRIPTIONS: dict[int, str] = {
     2: "Greedy: picks the move a casual player would find best right now.",
     3: "Searches ahead under a fixed budget (at most two seconds a move).",
 }
+
+# Real-time matches (a Nimble race): seconds a bot waits before each action, by level. Slow
+# enough that a person can beat levels 1 and 2 to the stacks.
+REACTION_SECONDS: dict[int, float] = {1: 3.0, 2: 2.0, 3: 1.2}

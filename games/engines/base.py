@@ -165,7 +165,9 @@ def normalize_options(options: Sequence[Option], config: Mapping[str, Any] | Non
     result: JSON = {}
     for option in options:
         value = config.get(option.name, option.default)
-        if value is not None or option.name in config:
+        if value is None and option.default is not None:
+            raise InvalidConfig(f"Option {option.name} may not be null.", option=option.name)
+        if value is not None:
             value = _checked_option_value(option, value)
         result[option.name] = value
     return result
@@ -216,6 +218,8 @@ class Engine(Protocol):
     # Optional: ``must_act(state)``, the actors the match is waiting for, when some actors may
     # act without having to (a Nimalia seat that has placed may still take it back). Turns,
     # deadlines and bot turns follow ``seats_to_act``; see below.
+    # Optional: ``is_realtime(state)``, true while every seat may act at any moment (a Nimble
+    # race); bots then act on their own clock instead of taking turns. See ``is_realtime``.
 
     def parse_move(self, data: Any) -> Move: ...
 
@@ -257,6 +261,11 @@ def seats_to_act(engine: Engine, state: State) -> frozenset[Seat]:
     """The seats the match waits for: ``must_act`` where the engine has it, else ``actors``."""
     must_act = getattr(engine, "must_act", None)
     return must_act(state) if must_act is not None else engine.actors(state)
+
+
+def is_realtime(engine: Engine, state: State) -> bool:
+    check = getattr(engine, "is_realtime", None)
+    return bool(check(state)) if check is not None else False
 
 
 def seeded_rng(seed: str, *parts: object) -> random.Random:

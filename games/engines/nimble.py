@@ -525,6 +525,10 @@ class NimbleEngine:
             state = self._pass_turn(state, seat, auto=True, events=events)
         return Transition(state, tuple(events))
 
+    def is_realtime(self, state: NimbleState) -> bool:
+        """Race matches run in real time: every seat acts whenever it likes."""
+        return state.mode == "race"
+
     def end_stalemate(self, state: NimbleState) -> Transition:
         """End a running match as a stalemate ranked by fewest cards left; for the server's
         time-based stall guard in race mode (spec R6). Not part of the engine protocol."""
