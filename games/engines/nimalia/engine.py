@@ -11,7 +11,9 @@ Undo and actors. While a draft turn runs, every seat is an actor. A seat without
 placement may place (its legal moves are all placements); a seat with one may only take it back
 (its one legal move is ``{"undo": true}``) and placing again is ``nimalia.already_placed``. The
 turn ends the moment the last seat places, so a random playout ends every turn with probability
-1: a seat that undoes re-places on its next pick.
+1: a seat that undoes re-places on its next pick. ``must_act`` names the seats the turn still
+waits for (those without a pending placement); the platform runs deadlines and bot turns on it,
+so bots never undo.
 """
 
 from __future__ import annotations
@@ -492,6 +494,7 @@ class NimaliaEngine:
             "scores": self._scores_view(state),
             "forfeited": list(state.forfeited),
             "actors": sorted(self.actors(state)),
+            "waiting_for": sorted(self.must_act(state)),
         }
         if seat is not None and 0 <= seat < state.num_players:
             pending = state.pending[seat]

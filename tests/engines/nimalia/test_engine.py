@@ -17,6 +17,7 @@ from games.engines.base import (
     NotYourTurn,
     apply_checked,
     events_for,
+    seats_to_act,
 )
 from games.engines.nimalia import NIMALIA, Place, State, Undo
 from games.engines.nimalia.cards import CARD_IDS
@@ -245,6 +246,10 @@ def test_card_not_in_hand_already_placed_and_nothing_to_undo() -> None:
         NIMALIA.validate(state, 0, Place(state.hands[0][0], 0, 0, 0))
     assert error.value.rule == "nimalia.already_placed"
     assert NIMALIA.legal_moves(state, 0) == [Undo()]
+    # Still an actor (it may undo), but the turn no longer waits for it.
+    assert NIMALIA.actors(state) == frozenset({0, 1, 2})
+    assert NIMALIA.must_act(state) == seats_to_act(NIMALIA, state) == frozenset({1, 2})
+    assert NIMALIA.view(state, None)["waiting_for"] == [1, 2]
 
 
 # --------------------------------------------------------------------------- undo and hiding
