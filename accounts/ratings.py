@@ -3,8 +3,8 @@
 
 Display rating = 1500 + 60 * (mu - 25), rounded: a new player (mu 25) shows 1500, and one
 "skill unit" of mu is 60 points, which puts typical gaps between players in the familiar range
-of chess-style ratings. A rating is provisional while sigma is above 6.5 (roughly the first ten
-games), and provisional players are left off the leaderboards.
+of chess-style ratings. A rating is provisional while sigma is above 7.0 (roughly the first six
+to ten games), and provisional players are left off the leaderboards.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from openskill.models import PlackettLuce
 
 DISPLAY_BASE = 1500
 DISPLAY_SCALE = 60
-PROVISIONAL_SIGMA = 6.5
+PROVISIONAL_SIGMA = 7.0
 
 MODEL = PlackettLuce()
 
