@@ -60,7 +60,9 @@ MoveResultSerializer = schema_serializer("MoveResult", {
 PreviewSerializer = schema_serializer("MovePreview", {
     "legal": serializers.BooleanField(),
     "events": serializers.ListField(child=serializers.DictField()),
-    "view": serializers.JSONField(),
+    "view": serializers.JSONField(allow_null=True, help_text=(
+        "The caller's view after the move; null when the move would end the match (the "
+        "events then carry the result).")),
 })
 
 MoveLogEntrySerializer = schema_serializer("MoveLogEntry", {

@@ -218,8 +218,12 @@ def match_move_preview(*, user: User, match_id: UUID, move: Any,
     engine = get_engine(match.game)
     transition = apply_checked(engine, engine.load(match.state), seat.index,
                                engine.parse_move(move))
-    view = engine.view(transition.state, seat.index)
-    view.pop("legal_moves", None)
+    view = None
+    if engine.outcome(transition.state) is None:
+        # A final view shows what only the real end may reveal (the seed, hidden cards); for a
+        # move that would end the match the events carry the result instead.
+        view = engine.view(transition.state, seat.index)
+        view.pop("legal_moves", None)
     return {"legal": True, "events": events_for(transition.events, seat.index), "view": view}
 
 
