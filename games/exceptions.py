@@ -60,3 +60,8 @@ class NotSeated(ApplicationError):
     code = "permission_denied"
     http_status = status.HTTP_403_FORBIDDEN
     default_message = "Only seated players may do this."
+
+
+class NoInvitation(Conflict):
+    code = "no_invitation"
+    default_message = "You have no pending invitation to this match."

@@ -43,6 +43,8 @@ class Match(models.Model):
     # Time control: seconds a seat has to act; null for casual matches.
     turn_seconds = models.PositiveIntegerField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The deadline a "deadline soon" reminder was sent for, so each deadline is reminded once.
+    reminded_deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -164,3 +166,32 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.key}"
+
+
+class UserEvent(models.Model):
+    """One entry of a player's event feed: what happened to them, never hidden game state."""
+
+    class Type(models.TextChoices):
+        INVITED = "invited"
+        INVITATION_DECLINED = "invitation_declined"
+        MATCH_STARTED = "match_started"
+        YOUR_TURN = "your_turn"
+        DEADLINE_SOON = "deadline_soon"
+        TIMED_OUT = "timed_out"
+        MATCH_FINISHED = "match_finished"
+        MATCH_ABORTED = "match_aborted"
+        RATING_CHANGED = "rating_changed"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="events")
+    type = models.CharField(max_length=32, choices=Type.choices)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE,
+                              related_name="+")
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "id"], name="user_event_feed")]
+
+    def __str__(self) -> str:
+        return f"{self.type} for {self.user_id}"

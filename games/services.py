@@ -10,12 +10,13 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Value, When
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -37,11 +38,13 @@ from games.exceptions import (
     MatchFull,
     MatchNotRunning,
     MatchNotStarted,
+    NoInvitation,
     NotSeated,
     StaleVersion,
     UnknownGame,
 )
-from games.models import IdempotencyRecord, Match, Move, Seat
+from games.models import IdempotencyRecord, Match, Move, Seat, UserEvent
+from games.notifications import match_changed, notify
 from games.selectors import match_access, match_detail, match_seats, seat_bot_level, seat_of
 
 
@@ -90,6 +93,9 @@ def match_create(*, user: User, game: str, players: int | None = None,
              joined_at=now if spec.kind in ("me", "bot") else None)
         for index, (spec, seat_user) in enumerate(zip(seats, seat_users, strict=True))
     ])
+    invited = [u.id for spec, u in zip(seats, seat_users, strict=True) if spec.kind == "user"]
+    notify(user_ids=invited, type=UserEvent.Type.INVITED, match=match, game=game,
+           by=user.username)
     _start_if_full(match)
     return match
 
@@ -145,6 +151,22 @@ def match_join(*, user: User, match_id: UUID) -> Match:
     return match
 
 
+@transaction.atomic
+def match_decline(*, user: User, match_id: UUID) -> Match:
+    """Turn down an invitation: the seat opens for anyone to join, and the host is told."""
+    match = match_access(user=user, match_id=match_id, lock=True)
+    seat = seat_of(match, user)
+    if seat is None or seat.joined_at is not None or match.status != Match.Status.OPEN:
+        raise NoInvitation()
+    seat.user = None
+    seat.save(update_fields=["user"])
+    match.save(update_fields=["updated_at"])
+    notify(user_ids=[match.created_by_id], type=UserEvent.Type.INVITATION_DECLINED,
+           match=match, game=match.game, by=user.username, seat=seat.index)
+    match_changed(match)
+    return match
+
+
 def _start_if_full(match: Match) -> None:
     seats = match_seats(match)
     if any(seat.joined_at is None for seat in seats):
@@ -157,7 +179,11 @@ def _start_if_full(match: Match) -> None:
     _snapshot(match, engine, state, previous_actors=frozenset())
     match.save(update_fields=["status", "started_at", "state", "actors", "deadline",
                               "updated_at"])
-    _sync_seats(match)
+    newly_to_act = _sync_seats(match)
+    people = _human_ids(match)
+    notify(user_ids=people, type=UserEvent.Type.MATCH_STARTED, match=match, game=match.game)
+    _notify_turns(match, newly_to_act)
+    match_changed(match)
     _schedule_follow_ups(match, engine, state, started=True)
 
 
@@ -288,6 +314,100 @@ def match_abort_locked(*, match: Match, reason: str) -> None:
     Seat.objects.filter(match=match).update(to_act=False)
     for seat in match_seats(match):
         seat.to_act = False
+    notify(user_ids=_human_ids(match), type=UserEvent.Type.MATCH_ABORTED, match=match,
+           game=match.game, reason=reason)
+    match_changed(match)
+
+
+# --------------------------------------------------------------------------- deadlines
+
+
+@transaction.atomic
+def match_deadline_expire(*, match_id: UUID, now: datetime | None = None) -> str | None:
+    """Act on an expired deadline, if it still is one; returns what was done.
+
+    A real-time match nobody touched for a while ends as a stalemate. A match where nobody has
+    moved yet is aborted (never rated). Otherwise every seat that had to act forfeits: with two
+    players the other wins; with more, play goes on (the game decides whether the seat's cards
+    leave play or a bot plays it on)."""
+    now = now or timezone.now()
+    match = Match.objects.select_for_update(of=("self",)).filter(id=match_id).first()
+    if (match is None or match.status != Match.Status.ACTIVE or match.deadline is None
+            or match.deadline > now):
+        return None
+    engine = get_engine(match.game)
+    state = engine.load(match.state)
+    if is_realtime(engine, state):
+        _transition_record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None,
+                           user=None, payload={"reason": "idle"},
+                           transition=engine.end_stalemate(state))
+        return "stalemate"
+    if not match.moves.filter(kind=Move.Kind.MOVE).exists():
+        match_abort_locked(match=match, reason="timeout")
+        return "aborted"
+    late = [seat for seat in match_seats(match)
+            if seat.index in match.actors and seat.forfeited_at is None]
+    for seat in late:
+        if match.status != Match.Status.ACTIVE:
+            break
+        if seat.user_id is not None and not seat.user.is_bot:
+            notify(user_ids=[seat.user_id], type=UserEvent.Type.TIMED_OUT, match=match,
+                   game=match.game)
+        seat_forfeit(match=match, seat=seat, reason="timeout")
+    if match.status == Match.Status.ACTIVE and match.deadline is not None \
+            and match.deadline <= now and match.turn_seconds:
+        # Whoever must still act (a bot playing on for a seat that left) gets a fresh period.
+        match.deadline = now + timedelta(seconds=match.turn_seconds)
+        match.save(update_fields=["deadline", "updated_at"])
+    return "forfeit"
+
+
+@transaction.atomic
+def match_deadline_remind(*, match_id: UUID, now: datetime | None = None) -> bool:
+    """Send the one "deadline soon" entry for the match's current deadline."""
+    now = now or timezone.now()
+    match = Match.objects.select_for_update(of=("self",)).filter(id=match_id).first()
+    if (match is None or match.status != Match.Status.ACTIVE or match.deadline is None
+            or match.reminded_deadline == match.deadline or match.deadline <= now):
+        return False
+    late = [seat.user_id for seat in match_seats(match)
+            if seat.index in match.actors and seat.user_id is not None and not seat.user.is_bot
+            and seat.forfeited_at is None]
+    notify(user_ids=late, type=UserEvent.Type.DEADLINE_SOON, match=match, game=match.game,
+           deadline=match.deadline)
+    match.reminded_deadline = match.deadline
+    match.save(update_fields=["reminded_deadline"])
+    return True
+
+
+def deadlines_sweep(*, now: datetime | None = None, batch: int = 500) -> dict[str, int]:
+    """Expire overdue deadlines and send due reminders, in batches through the partial index
+    on active deadlines. Safe to run concurrently and repeatedly: each match is re-checked
+    under its row lock."""
+    now = now or timezone.now()
+    done = {"expired": 0, "reminded": 0}
+    active = Match.objects.filter(status=Match.Status.ACTIVE, deadline__isnull=False)
+    while True:
+        due = list(active.filter(deadline__lte=now).order_by("deadline")
+                   .values_list("id", flat=True)[:batch])
+        done["expired"] += sum(1 for match_id in due
+                               if match_deadline_expire(match_id=match_id, now=now))
+        if len(due) < batch:
+            break
+    soon = now + timedelta(seconds=settings.DEADLINE_REMINDER_SECONDS)
+    last = None
+    while True:
+        page = active.filter(deadline__gt=now, deadline__lte=soon)
+        if last is not None:
+            page = page.filter(deadline__gt=last)
+        rows = list(page.exclude(reminded_deadline=F("deadline")).order_by("deadline")
+                    .values_list("id", "deadline")[:batch])
+        done["reminded"] += sum(1 for match_id, _ in rows
+                                if match_deadline_remind(match_id=match_id, now=now))
+        if len(rows) < batch:
+            break
+        last = rows[-1][1]
+    return done
 
 
 # --------------------------------------------------------------------------- system steps
@@ -332,8 +452,16 @@ def _transition_record(*, match: Match, engine: Engine, kind: str, seat: int | N
         match.outcome = outcome.as_dict()
         fields += ["status", "finished_at", "outcome"]
     match.save(update_fields=fields)
-    _sync_seats(match, outcome.ranks if outcome else None,
-                outcome.scores if outcome else None)
+    newly_to_act = _sync_seats(match, outcome.ranks if outcome else None,
+                               outcome.scores if outcome else None)
+    if outcome is not None:
+        for seat in match_seats(match):
+            if seat.user_id is not None and not seat.user.is_bot:
+                notify(user_ids=[seat.user_id], type=UserEvent.Type.MATCH_FINISHED, match=match,
+                       game=match.game, rank=seat.rank, reason=outcome.reason)
+    else:
+        _notify_turns(match, newly_to_act)
+    match_changed(match)
     _schedule_follow_ups(match, engine, state)
     return move
 
@@ -342,30 +470,50 @@ def _snapshot(match: Match, engine: Engine, state: Any, *, previous_actors: froz
     match.state = engine.dump(state)
     actors = sorted(seats_to_act(engine, state))
     match.actors = actors
-    if not actors or match.turn_seconds is None:
+    if actors and is_realtime(engine, state):
+        # Real time: the match ends as a stalemate once nobody has acted for a while.
+        match.deadline = timezone.now() + timedelta(seconds=settings.REALTIME_IDLE_SECONDS)
+    elif not actors or match.turn_seconds is None:
         match.deadline = None
     elif set(actors) - previous_actors or match.deadline is None:
         match.deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
 
 
 def _sync_seats(match: Match, ranks: tuple[int, ...] | None = None,
-                scores: tuple[float, ...] | None = None) -> None:
-    """Mirror who must act (and, at the end, ranks and scores) onto the seat rows."""
+                scores: tuple[float, ...] | None = None) -> set[int]:
+    """Mirror who must act (and, at the end, ranks and scores) onto the seat rows; returns the
+    seats that must act now and did not before."""
     actors = set(match.actors)
     seats = match_seats(match)
+    newly = {seat.index for seat in seats if seat.index in actors and not seat.to_act}
     if ranks is None:
         if all(seat.to_act == (seat.index in actors) for seat in seats):
-            return
+            return newly
         Seat.objects.filter(match=match).update(
             to_act=Case(When(index__in=actors, then=Value(True)), default=Value(False)))
         for seat in seats:
             seat.to_act = seat.index in actors
-        return
+        return newly
     for seat in seats:
         seat.to_act = seat.index in actors
         seat.rank = ranks[seat.index]
         seat.score = scores[seat.index] if scores is not None else None
     Seat.objects.bulk_update(seats, ["to_act", "rank", "score"])
+    return newly
+
+
+def _human_ids(match: Match) -> list[int]:
+    return [seat.user_id for seat in match_seats(match)
+            if seat.user_id is not None and not seat.user.is_bot]
+
+
+def _notify_turns(match: Match, seats: set[int]) -> None:
+    """A "your turn" entry for each person who must act now and did not before."""
+    for seat in match_seats(match):
+        if seat.index in seats and seat.user_id is not None and not seat.user.is_bot \
+                and seat.forfeited_at is None:
+            notify(user_ids=[seat.user_id], type=UserEvent.Type.YOUR_TURN, match=match,
+                   game=match.game, version=match.version, deadline=match.deadline)
 
 
 def _schedule_follow_ups(match: Match, engine: Engine, state: Any, *,

@@ -46,6 +46,13 @@ def schedule_race_tick(match_id: str, seat: int, ticket: int, level: int) -> Non
     bot_race_tick.apply_async((match_id, seat, ticket), countdown=REACTION_SECONDS[level])
 
 
+@shared_task(name="games.sweep_deadlines", **TASK_OPTIONS)
+def sweep_deadlines() -> dict[str, int]:
+    from games.services import deadlines_sweep
+
+    return deadlines_sweep()
+
+
 @shared_task(name="accounts.rate_match", **TASK_OPTIONS)
 def rate_match(match_id: str) -> bool:
     from accounts.services import match_rate

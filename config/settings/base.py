@@ -163,7 +163,24 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    "sweep-deadlines": {
+        "task": "games.sweep_deadlines",
+        "schedule": env.float("DEADLINE_SWEEP_SECONDS", default=30.0),
+    },
+}
+
+# Correspondence: a "deadline soon" reminder goes out once when a deadline is this close.
+DEADLINE_REMINDER_SECONDS = env.int("DEADLINE_REMINDER_SECONDS", default=3 * 3600)
+# Real-time matches (Nimble races) end as a stalemate after this long without any action.
+REALTIME_IDLE_SECONDS = env.int("REALTIME_IDLE_SECONDS", default=90)
+
+# Long-poll wake-ups travel through Redis pub/sub when a Redis URL is known; otherwise waiting
+# clients poll the database every EVENTS_POLL_SECONDS.
+EVENTS_REDIS_URL = env("EVENTS_REDIS_URL", default="") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
+EVENTS_POLL_SECONDS = env.float("EVENTS_POLL_SECONDS", default=0.5)
+LONG_POLL_MAX_SECONDS = 60
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,38 @@
+"""The per-user event feed and the wake-ups that go with it.
+
+Every entry is written in the same transaction as the change it reports and published after
+commit. Entries carry only what every seat may know (match ids, seats, deadlines, results).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+
+from games.events_hub import match_channel, publish, user_channel
+from games.models import Match, UserEvent
+
+
+def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
+           **data: Any) -> None:
+    ids = sorted(set(user_ids))
+    if not ids:
+        return
+    UserEvent.objects.bulk_create([
+        UserEvent(user_id=user_id, type=type, match=match, data=_jsonable(data))
+        for user_id in ids])
+    channels = [user_channel(user_id) for user_id in ids]
+    transaction.on_commit(lambda: publish(*channels))
+
+
+def match_changed(match: Match) -> None:
+    """Wake the clients waiting on this match's log."""
+    channel = match_channel(match.id)
+    transaction.on_commit(lambda: publish(channel))
+
+
+def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value.isoformat() if hasattr(value, "isoformat") else value
+            for key, value in data.items()}
