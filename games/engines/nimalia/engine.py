@@ -52,7 +52,6 @@ from games.engines.nimalia.objectives import (
     OBJECTIVES,
     PASS_DIRECTION,
     ROUND_COLOURS,
-    SELECTIONS,
     round_objectives,
     select_objectives,
 )
@@ -483,7 +482,7 @@ class NimaliaEngine:
             "round_card": [
                 {"round": n, "colours": list(ROUND_COLOURS[n]),
                  "objectives": list(round_objectives(state.objectives, n)),
-                 "pass_direction": PASS_DIRECTION[n]}
+                 "pass_direction": None if state.solo else PASS_DIRECTION[n]}
                 for n in range(1, state.rounds + 1)],
             "options": {"rounds": state.rounds, "tie_break": state.tie_break},
             "placed": [p is not None for p in state.pending],
@@ -608,5 +607,5 @@ class NimaliaEngine:
 
 NIMALIA = NimaliaEngine()
 
-__all__ = ["NIMALIA", "SELECTIONS", "NimaliaEngine", "Place", "RoundScore", "State", "Undo",
+__all__ = ["NIMALIA", "NimaliaEngine", "Place", "RoundScore", "State", "Undo",
            "solo_title"]
