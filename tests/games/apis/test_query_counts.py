@@ -1,0 +1,91 @@
+"""Query-count guards: detail and lists cost a fixed number of queries, however many rows."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.games.helpers import create_match, first_nibble_take
+from tests.games.matchplay import match_url, start_nibble_match, submit
+
+pytestmark = pytest.mark.django_db
+
+# Detail: the token (with its user), the match, its seats with their users.
+DETAIL_QUERIES = 3
+# Lists: the token, the matches, their seats, the seats' users.
+LIST_QUERIES = 4
+# A move: token, throttle exemption, lock the match, seats, the move, the snapshot, seat flags,
+# plus a little room for follow-up bookkeeping (notifications).
+MOVE_QUERIES = 12
+
+
+def _count(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    assert response.status_code == 200, response.json()
+    return len(queries)
+
+
+def test_match_detail_query_budget(nibble, django_assert_max_num_queries):
+    nibble.play_one()
+    with django_assert_max_num_queries(DETAIL_QUERIES):
+        assert nibble.a.get(match_url(nibble.id)).status_code == 200
+    with django_assert_max_num_queries(DETAIL_QUERIES):
+        assert nibble.b.get(match_url(nibble.id)).status_code == 200
+
+
+def test_match_detail_of_a_four_seat_match_costs_the_same(client_for, make_user,
+                                                          django_assert_max_num_queries):
+    players = [make_user() for _ in range(4)]
+    clients = [client_for(user) for user in players]
+    match_id = create_match(clients[0], game="nimble", players=4)["id"]
+    for client in clients[1:]:
+        assert client.post(match_url(match_id, "join")).status_code == 200
+    with django_assert_max_num_queries(DETAIL_QUERIES):
+        assert clients[2].get(match_url(match_id)).status_code == 200
+
+
+def test_match_list_does_not_grow_with_the_number_of_matches(client_for, alice, bob, carol,
+                                                             django_assert_max_num_queries):
+    a, b = client_for(alice), client_for(bob)
+    start_nibble_match(a, b)
+    one = _count(a, "/api/matches")
+    for n in range(6):
+        if n % 2:
+            start_nibble_match(a, client_for(carol))
+        else:
+            create_match(a, game="nimble", players=3)
+    many = _count(a, "/api/matches")
+    assert many == one
+    assert len(a.get("/api/matches").json()["results"]) == 7
+    with django_assert_max_num_queries(LIST_QUERIES):
+        a.get("/api/matches?scope=all&status=active")
+    with django_assert_max_num_queries(LIST_QUERIES):
+        a.get("/api/matches?my_turn=true")
+
+
+def test_inbox_does_not_grow_with_the_number_of_matches(client_for, alice, bob,
+                                                        django_assert_max_num_queries):
+    a, b = client_for(alice), client_for(bob)
+    start_nibble_match(a, b)
+    one = _count(a, "/api/me/inbox")
+    for _ in range(5):
+        start_nibble_match(b, a)
+    assert _count(a, "/api/me/inbox") == one
+    with django_assert_max_num_queries(LIST_QUERIES):
+        assert len(a.get("/api/me/inbox").json()) == 6
+
+
+def test_move_log_does_not_grow_with_the_number_of_moves(nibble):
+    nibble.play_one()
+    one = _count(nibble.a, match_url(nibble.id, "moves"))
+    for _ in range(6):
+        nibble.play_one()
+    assert _count(nibble.a, match_url(nibble.id, "moves")) == one
+
+
+def test_submitting_a_move_has_a_fixed_budget(nibble, django_assert_max_num_queries):
+    take = first_nibble_take(nibble.detail(nibble.a)["legal_moves"])
+    with django_assert_max_num_queries(MOVE_QUERIES):
+        assert submit(nibble.a, nibble.id, take, 0).status_code == 201
