@@ -49,7 +49,8 @@ def match_rate(*, match_id: str) -> bool:
 
     Seats that resigned or timed out already rank last (the engines rank those who left below
     everyone, the first to leave last). Returns whether ratings changed."""
-    from games.models import Match
+    from games.models import Match, UserEvent
+    from games.notifications import notify
 
     match = Match.objects.select_for_update(of=("self",)).filter(id=match_id).first()
     if match is None or not match.rated or match.status != Match.Status.FINISHED:
@@ -87,4 +88,8 @@ def match_rate(*, match_id: str) -> bool:
         rating.games_played += 1
         rating.save()
     RatingChange.objects.bulk_create(changes)
+    for change in changes:
+        if not change.user.is_bot:
+            notify(user_ids=[change.user_id], type=UserEvent.Type.RATING_CHANGED, match=match,
+                   game=match.game, before=change.display_before, after=change.display_after)
     return True

@@ -255,6 +255,24 @@ class MatchAbortApi(APIView):
         return Response(selectors.match_detail(match, request.user))
 
 
+class MatchDeclineApi(APIView):
+    @extend_schema(operation_id="matches_decline", request=None,
+                   responses={200: schemas.MatchSummarySerializer,
+                              **error_responses(404, 409)})
+    def post(self, request, match_id):
+        match = services.match_decline(user=request.user, match_id=match_id)
+        return Response(selectors.match_summary(match, request.user))
+
+
+class InvitationListApi(APIView):
+    @extend_schema(operation_id="me_invitations",
+                   responses={200: schemas.MatchSummarySerializer(many=True),
+                              **error_responses()})
+    def get(self, request):
+        return Response([selectors.match_summary(match, request.user)
+                         for match in selectors.invitations_for(user=request.user)])
+
+
 class InboxApi(APIView):
     @extend_schema(operation_id="me_inbox",
                    responses={200: schemas.MatchSummarySerializer(many=True),

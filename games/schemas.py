@@ -34,6 +34,8 @@ _summary_fields = {
     "to_act": serializers.ListField(child=serializers.IntegerField()),
     "your_seat": serializers.IntegerField(allow_null=True),
     "is_your_turn": serializers.BooleanField(),
+    "invitation_pending": serializers.BooleanField(
+        help_text="A seat is reserved for you: join to accept, or decline."),
     "outcome": serializers.JSONField(allow_null=True),
 }
 

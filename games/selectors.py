@@ -112,6 +112,7 @@ def match_summary(match: Match, user: User) -> dict[str, Any]:
         "to_act": list(match.actors),
         "your_seat": mine.index if mine else None,
         "is_your_turn": bool(mine and mine.to_act),
+        "invitation_pending": bool(mine and mine.joined_at is None),
         "outcome": match.outcome,
     }
 
@@ -181,6 +182,14 @@ def match_inbox(*, user: User) -> list[Match]:
     matches.sort(key=lambda m: (m.id not in to_act,
                                 m.deadline.timestamp() if m.deadline else far,
                                 -m.updated_at.timestamp()))
+    return matches
+
+
+def invitations_for(*, user: User) -> list[Match]:
+    """Open matches with a seat reserved for me that I have not accepted yet, oldest first."""
+    matches = list(Match.objects.filter(status=Match.Status.OPEN, seats__user=user,
+                                        seats__joined_at__isnull=True).order_by("created_at"))
+    _prefetch_seats(matches)
     return matches
 
 

@@ -10,10 +10,12 @@ urlpatterns = [
     path("matches", apis.MatchListCreateApi.as_view(), name="matches"),
     path("matches/<uuid:match_id>", apis.MatchDetailApi.as_view(), name="match"),
     path("matches/<uuid:match_id>/join", apis.MatchJoinApi.as_view(), name="join"),
+    path("matches/<uuid:match_id>/decline", apis.MatchDeclineApi.as_view(), name="decline"),
     path("matches/<uuid:match_id>/moves", apis.MatchMoveApi.as_view(), name="moves"),
     path("matches/<uuid:match_id>/moves/preview", apis.MatchMovePreviewApi.as_view(),
          name="preview"),
     path("matches/<uuid:match_id>/resign", apis.MatchResignApi.as_view(), name="resign"),
     path("matches/<uuid:match_id>/abort", apis.MatchAbortApi.as_view(), name="abort"),
     path("me/inbox", apis.InboxApi.as_view(), name="inbox"),
+    path("me/invitations", apis.InvitationListApi.as_view(), name="invitations"),
 ]
