@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-api clean
+.PHONY: run test lint bench bench-api bench-sweep clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ bench-api: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py bench_api --clients 16
+
+## make bench-sweep: the deadline sweep over 100,000 matches (PostgreSQL)
+bench-sweep: $(STAMP)
+	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py bench_sweep --matches 100000
 
 clean:
 	rm -rf $(VENV) .pytest_cache var
