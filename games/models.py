@@ -86,6 +86,8 @@ class Seat(models.Model):
     # Null for an open seat anyone may join; set but not joined for a pending invitation.
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.PROTECT, related_name="seats")
+    # Filled by a bot account (copied from the user when the seat is filled).
+    is_bot = models.BooleanField(default=False)
     joined_at = models.DateTimeField(null=True, blank=True)
     # Must this seat act now? Mirrors Match.actors so "my turn" is an indexed query.
     to_act = models.BooleanField(default=False)
@@ -101,7 +103,9 @@ class Seat(models.Model):
         ordering = ["match", "index"]
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
-            models.UniqueConstraint(fields=["match", "user"], condition=Q(user__isnull=False),
+            # A person holds at most one seat of a match; a bot account may fill several.
+            models.UniqueConstraint(fields=["match", "user"],
+                                    condition=Q(user__isnull=False, is_bot=False),
                                     name="seat_unique_user"),
         ]
         indexes = [models.Index(fields=["user", "to_act"], name="seat_user_to_act")]

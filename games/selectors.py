@@ -20,9 +20,10 @@ PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
 
 
 def _visible_filter(user: User) -> Q:
-    """Seated players see their matches; everyone sees open matches (to join them) and
-    matches that are over (to replay them). A running match is private to its seats."""
-    return (Q(seats__user=user) | Q(status=Match.Status.OPEN, seats__user__isnull=True)
+    """Seated players and the match's creator see it; everyone sees open matches (to join
+    them) and matches that are over (to replay them). A running match is private to those."""
+    return (Q(seats__user=user) | Q(created_by=user)
+            | Q(status=Match.Status.OPEN, seats__user__isnull=True)
             | Q(status__in=PUBLIC_STATUSES))
 
 
@@ -39,7 +40,7 @@ def match_access(*, user: User, match_id: UUID, lock: bool = False) -> Match:
         raise MatchNotFound() from None
     seats = list(match.seats.select_related("user").order_by("index"))
     match._prefetched_seats = seats  # type: ignore[attr-defined]
-    if not any(seat.user_id == user.id for seat in seats):
+    if match.created_by_id != user.id and not any(seat.user_id == user.id for seat in seats):
         open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)
         if not (open_seat or match.status in PUBLIC_STATUSES):
             raise MatchNotFound()
@@ -154,7 +155,7 @@ def match_list(*, user: User, game: str | None = None, status: str | None = None
     """Matches for a list: ``scope`` is "mine" (seated), "open" (joinable) or "all" visible."""
     queryset = Match.objects.all()
     if scope == "mine":
-        queryset = queryset.filter(seats__user=user)
+        queryset = queryset.filter(Q(seats__user=user) | Q(created_by=user))
     elif scope == "open":
         queryset = queryset.filter(status=Match.Status.OPEN, seats__user__isnull=True).exclude(
             seats__user=user)

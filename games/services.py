@@ -76,20 +76,27 @@ def match_create(*, user: User, game: str, players: int | None = None,
     if not engine.min_players <= count <= engine.max_players:
         raise InvalidSeats(f"{engine.name} is played by {engine.min_players} to "
                            f"{engine.max_players} players.")
-    if [spec.kind for spec in seats].count("me") != 1:
-        raise InvalidSeats("Exactly one seat must be yours (kind 'me').")
+    kinds = [spec.kind for spec in seats]
+    if kinds.count("me") > 1:
+        raise InvalidSeats("At most one seat can be yours (kind 'me').")
+    if "me" not in kinds and set(kinds) != {"bot"}:
+        raise InvalidSeats("Take a seat yourself (kind 'me'), or fill every seat with bots "
+                           "to watch them play.")
     seed = secrets.token_hex(16)
     # Validates the options (InvalidConfig) before anything is written.
     probe = engine.initial_state(num_players=count, config=config or {}, seed=seed)
     del probe
     seat_users = _resolve_seat_users(user=user, game=game, seats=seats)
+    filled = [u.id for u in seat_users if u is not None]
+    # A bot filling several seats plays itself: such a match is never rated.
+    rated = rated and count > 1 and len(filled) == len(set(filled))
     match = Match.objects.create(
-        game=game, config=config or {}, num_players=count, rated=rated and count > 1,
+        game=game, config=config or {}, num_players=count, rated=rated,
         created_by=user, seed=seed, turn_seconds=turn_seconds,
     )
     now = timezone.now()
     Seat.objects.bulk_create([
-        Seat(match=match, index=index, user=seat_user,
+        Seat(match=match, index=index, user=seat_user, is_bot=spec.kind == "bot",
              joined_at=now if spec.kind in ("me", "bot") else None)
         for index, (spec, seat_user) in enumerate(zip(seats, seat_users, strict=True))
     ])
@@ -121,7 +128,7 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
             resolved.append(bot)
         else:
             raise InvalidSeats(f"Seat {index}: unknown kind {spec.kind!r}.", seat=index)
-    people = [u.id for u in resolved if u is not None]
+    people = [u.id for u in resolved if u is not None and not u.is_bot]
     if len(people) != len(set(people)):
         raise InvalidSeats("A player can hold only one seat of a match.")
     return resolved

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 SUMMARY_KEYS = {"id", "game", "status", "players", "rated", "version", "turn_seconds",
                 "deadline", "created_at", "updated_at", "seats", "to_act", "your_seat",
-                "is_your_turn", "outcome"}
+                "is_your_turn", "invitation_pending", "outcome"}
 DETAIL_KEYS = SUMMARY_KEYS | {"config", "started_at", "finished_at", "view", "legal_moves",
                               "seed"}
 SEAT_KEYS = {"index", "player", "joined", "to_act", "forfeited", "rank", "score"}
