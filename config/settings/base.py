@@ -12,7 +12,8 @@ env = environ.Env()
 if env.bool("DJANGO_READ_DOT_ENV_FILE", default=False):
     env.read_env(str(BASE_DIR / ".env"))
 
-SECRET_KEY = env("DJANGO_SECRET_KEY", default="boardpost-local-development-key-not-for-production")
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="") or (
+    "boardpost-local-development-key-not-for-production")
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 
