@@ -23,6 +23,8 @@ RENDERERS: dict[str, Renderer] = {
 }
 
 MEDIA_TYPE = "image/svg+xml"
+# Bump when the pictures change, so clients holding an old picture's ETag get the new one.
+REVISION = 1
 
 
 def render_svg(game: str, view: Mapping[str, Any],
