@@ -22,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from config.api import error_responses
+from config.api import StrictSerializer, error_responses
 from config.exceptions import Conflict
 from games.engines import get_engine
 from games.engines.base import Engine, EngineError, State, apply_checked
@@ -153,8 +153,8 @@ class SvgRenderer(BaseRenderer):
         return data.encode("utf-8") if isinstance(data, str) else b""
 
 
-class BoardQuerySerializer(serializers.Serializer):
-    # Not strict: a shared picture's URL may pick up tracking or cache-busting parameters.
+class BoardQuerySerializer(StrictSerializer):
+    # Strict like every query of the API: an unknown parameter is a 400, not silently ignored.
     seq = serializers.IntegerField(required=False, min_value=0)
 
 
@@ -195,7 +195,7 @@ class MatchBoardSvgApi(APIView):
         },
     )
     def get(self, request, match_id):
-        query = BoardQuerySerializer(data=request.query_params)
+        query = BoardQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
         seq = query.validated_data.get("seq")
         match = match_access(user=request.user, match_id=match_id)
@@ -215,8 +215,8 @@ class MatchBoardSvgApi(APIView):
         return response
 
     def perform_content_negotiation(self, request, force=False):
-        # One representation, whatever Accept or ?format say: no 406 for an <img> that asks
-        # for image/webp first, no 404 for a stray ?format= on a shared link.
+        # One representation, whatever Accept says: no 406 for an <img> that asks for
+        # image/webp first.
         renderer = SvgRenderer()
         return renderer, renderer.media_type
 
