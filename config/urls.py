@@ -1,6 +1,8 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+from games import web
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -8,6 +10,9 @@ urlpatterns = [
     path("api/docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("accounts.urls")),
     path("api/", include("games.urls")),
+    # The reference web client (after the API: its routes never shadow an API URL).
+    path("", web.index, name="web"),
+    re_path(web.CLIENT_ROUTES, web.index, name="web-route"),
 ]
 
 handler400 = "config.api.json_bad_request"

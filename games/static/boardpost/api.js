@@ -1,0 +1,148 @@
+// The public API, as any client sees it: JSON over HTTP with `Authorization: Token <key>`.
+// Errors come back as {code, message, extra}; they are thrown as ApiError.
+
+const TOKEN_KEY = "boardpost.token";
+const USER_KEY = "boardpost.username";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const envelope = body && typeof body === "object" ? body : {};
+    super(envelope.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = envelope.code || "http_error";
+    this.extra = envelope.extra || {};
+  }
+
+  get rule() {
+    return this.extra.rule || null;
+  }
+}
+
+export const session = {
+  get token() {
+    return localStorage.getItem(TOKEN_KEY);
+  },
+  get username() {
+    return localStorage.getItem(USER_KEY);
+  },
+  save(token, username) {
+    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(USER_KEY, username);
+  },
+  clear() {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(USER_KEY);
+  },
+};
+
+const listeners = new Set();
+
+/** Called with no argument when the server says the token is no longer valid. */
+export function onSignedOut(listener) {
+  listeners.add(listener);
+}
+
+/** A random key for `Idempotency-Key` (crypto.randomUUID needs a secure context). */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * request(method, path, {body, headers, signal, auth}) -> {status, data, headers}
+ * Throws ApiError for any status >= 400 (and for network failures, status 0).
+ */
+export async function request(method, path, options = {}) {
+  const headers = { Accept: "application/json", ...(options.headers || {}) };
+  const token = session.token;
+  if (token && options.auth !== false) headers.Authorization = `Token ${token}`;
+  let body;
+  if (options.body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(options.body);
+  }
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, body, signal: options.signal, credentials: "omit", cache: "no-store",
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError(0, { code: "network_error", message: "The server cannot be reached." });
+  }
+  let data = null;
+  const text = response.status === 204 || response.status === 304 ? "" : await response.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { code: "bad_response", message: `Unexpected answer (HTTP ${response.status}).` };
+    }
+  }
+  if (response.status === 401 && token) {
+    session.clear();
+    listeners.forEach((listener) => listener());
+  }
+  if (response.status >= 400) throw new ApiError(response.status, data);
+  return { status: response.status, data, headers: response.headers };
+}
+
+export const api = {
+  async get(path, options) {
+    return (await request("GET", path, options)).data;
+  },
+  async post(path, body, options = {}) {
+    return (await request("POST", path, { ...options, body })).data;
+  },
+  async del(path, options) {
+    return (await request("DELETE", path, options)).data;
+  },
+};
+
+/** Every page of a cursor-paginated list ({results, next}), up to `max` items. */
+export async function allPages(path, max = 1000, signal) {
+  const items = [];
+  let next = path;
+  while (next && items.length < max) {
+    const page = await api.get(next, { signal });
+    items.push(...page.results);
+    next = page.next ? sameOrigin(page.next) : null;
+  }
+  return items;
+}
+
+/** A `next` link as a path on this origin (DRF gives absolute URLs). */
+export function sameOrigin(url) {
+  const parsed = new URL(url, location.href);
+  return parsed.pathname + parsed.search;
+}
+
+export const sleep = (ms, signal) => new Promise((resolve, reject) => {
+  const timer = setTimeout(resolve, ms);
+  signal?.addEventListener("abort", () => {
+    clearTimeout(timer);
+    reject(new DOMException("Aborted", "AbortError"));
+  }, { once: true });
+});
+
+/**
+ * Follow a long-poll endpoint until `signal` aborts: GET `makePath(after)`, hand the answer to
+ * `onAnswer` (which returns the next `after`, or null to stop), retry with backoff on errors.
+ */
+export async function follow(makePath, after, onAnswer, signal) {
+  let delay = 500;
+  while (!signal.aborted) {
+    try {
+      const answer = await api.get(makePath(after), { signal });
+      delay = 500;
+      const next = await onAnswer(answer);
+      if (next === null || next === undefined) return;
+      after = next;
+    } catch (error) {
+      if (error.name === "AbortError" || signal.aborted) return;
+      if (error.status === 401 || error.status === 404) return;
+      await sleep(delay, signal).catch(() => {});
+      delay = Math.min(delay * 2, 15000);
+    }
+  }
+}

@@ -1,0 +1,210 @@
+// Boardpost's reference web client: a router over a few pages, and the player's event feed.
+
+import { api, follow, onSignedOut, session } from "./api.js";
+import { clear, h, link, notice } from "./dom.js";
+import * as auth from "./pages/auth.js";
+import * as inbox from "./pages/inbox.js";
+import * as leaderboards from "./pages/leaderboards.js";
+import * as lobby from "./pages/lobby.js";
+import * as match from "./pages/match.js";
+import * as player from "./pages/player.js";
+import { myTurn } from "./matchinfo.js";
+
+const ROUTES = [
+  [/^\/$/, () => (session.token ? inbox : auth), true],
+  [/^\/signin\/?$/, () => auth, false],
+  [/^\/inbox\/?$/, () => inbox, true],
+  [/^\/lobby\/?$/, () => lobby, true],
+  [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, true],
+  [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, true],
+  [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, true],
+];
+
+let current = null; // {controller, cleanup}
+
+// ------------------------------------------------------------------ the player's event feed
+
+/** The feed of the signed-in player: pages call feed.subscribe(fn) to hear new entries. */
+export const feed = {
+  recent: [],
+  listeners: new Set(),
+  controller: null,
+  subscribe(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  },
+  stop() {
+    this.controller?.abort();
+    this.controller = null;
+    this.recent = [];
+  },
+  async start() {
+    this.stop();
+    const controller = new AbortController();
+    this.controller = controller;
+    const key = `boardpost.feed.${session.username}`;
+    let after = Number(sessionStorage.getItem(key) || 0);
+    // Catch up to the end of the feed first (it has no "latest" cursor), keeping the last few.
+    try {
+      for (;;) {
+        const page = await api.get(`/api/me/events?after=${after}&limit=100`,
+          { signal: controller.signal });
+        this.remember(page.events);
+        after = page.next_after;
+        if (page.events.length < 100) break;
+      }
+    } catch {
+      if (controller.signal.aborted) return;
+    }
+    sessionStorage.setItem(key, String(after));
+    this.emit([]);
+    await follow((cursor) => `/api/me/events?after=${cursor}&wait=25`, after, (answer) => {
+      if (answer.events.length) {
+        this.remember(answer.events);
+        sessionStorage.setItem(key, String(answer.next_after));
+        this.emit(answer.events);
+      }
+      return answer.next_after;
+    }, controller.signal);
+  },
+  remember(events) {
+    this.recent = [...this.recent, ...events].slice(-20);
+  },
+  emit(events) {
+    for (const listener of this.listeners) listener(events);
+    updateBadge();
+  },
+};
+
+async function updateBadge() {
+  const badge = document.getElementById("turn-badge");
+  if (!badge || !session.token) return;
+  try {
+    const matches = await api.get("/api/me/inbox");
+    const mine = matches.filter((m) => myTurn(m) || m.invitation_pending).length;
+    badge.textContent = mine ? String(mine) : "";
+    badge.hidden = !mine;
+    badge.setAttribute("aria-label", `${mine} matches waiting for you`);
+  } catch {
+    /* the badge is a nicety */
+  }
+}
+
+// ------------------------------------------------------------------ navigation
+
+function renderNav() {
+  const nav = clear(document.getElementById("nav"));
+  const here = location.pathname;
+  const item = (href, label, extra) => {
+    const a = link(href, label, extra);
+    const active = href === "/" ? here === "/" || here.startsWith("/inbox") : here.startsWith(href);
+    if (active) a.setAttribute("aria-current", "page");
+    return h("li", null, a);
+  };
+  const list = h("ul");
+  if (session.token) {
+    list.append(
+      item("/", "Inbox", h("span", { id: "turn-badge", class: "badge", hidden: true })),
+      item("/lobby", "New match"),
+      item("/leaderboards", "Leaderboards"),
+      item(`/player/${session.username}`, session.username),
+      h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut }, "Sign out")),
+    );
+  } else {
+    list.append(item("/signin", "Sign in"));
+  }
+  nav.append(list);
+}
+
+async function signOut() {
+  try {
+    await api.del("/api/auth/token");
+  } catch {
+    /* the token may already be gone */
+  }
+  session.clear();
+  feed.stop();
+  navigate("/signin");
+}
+
+export function navigate(path, { replace = false } = {}) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+}
+
+async function route() {
+  current?.controller.abort();
+  try {
+    current?.cleanup?.();
+  } catch {
+    /* a page's cleanup never blocks the next page */
+  }
+  const path = location.pathname;
+  const found = ROUTES.find(([pattern]) => pattern.test(path));
+  const main = document.getElementById("main");
+  const controller = new AbortController();
+  current = { controller, cleanup: null };
+  renderNav();
+  if (!found) {
+    clear(main).append(h("h1", null, "Not found"), h("p", null, link("/", "Back to the inbox")));
+    return;
+  }
+  const [pattern, pick, needsAuth] = found;
+  if (needsAuth && !session.token) {
+    navigate(`/signin?next=${encodeURIComponent(path + location.search)}`, { replace: true });
+    return;
+  }
+  const page = pick();
+  const params = path.match(pattern).slice(1).map((p) => (p ? decodeURIComponent(p) : p));
+  clear(main);
+  try {
+    const cleanup = await page.render(main, params, {
+      signal: controller.signal, navigate, feed, signedIn,
+      query: new URLSearchParams(location.search),
+    });
+    if (current?.controller === controller) current.cleanup = cleanup;
+    else cleanup?.();
+  } catch (error) {
+    if (error.name === "AbortError" || controller.signal.aborted) return;
+    clear(main).append(
+      h("h1", null, "Something went wrong"),
+      h("p", { class: "error", role: "alert" }, error.message || String(error)),
+      h("p", null, link("/", "Back to the inbox")),
+    );
+  }
+  if (!main.contains(document.activeElement) || document.activeElement === document.body) {
+    main.focus({ preventScroll: true });
+  }
+}
+
+// Links marked data-link navigate inside the page.
+document.addEventListener("click", (event) => {
+  const a = event.target.closest("a[data-link]");
+  if (!a || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin) return;
+  event.preventDefault();
+  if (url.pathname + url.search !== location.pathname + location.search) {
+    navigate(url.pathname + url.search);
+  }
+});
+
+window.addEventListener("popstate", route);
+
+onSignedOut(() => {
+  feed.stop();
+  notice("Your session ended; please sign in again.", "error");
+  navigate(`/signin?next=${encodeURIComponent(location.pathname)}`, { replace: true });
+});
+
+/** After sign-in or registration. */
+export function signedIn(token, username, next) {
+  session.save(token, username);
+  feed.start();
+  navigate(next && next.startsWith("/") && !next.startsWith("//") ? next : "/");
+}
+
+if (session.token) feed.start();
+route();

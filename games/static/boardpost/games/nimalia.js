@@ -1,0 +1,371 @@
+// Nimalia: my reserve, my hand, objectives, the round card, per-round scores and every reserve.
+// Moves: {"card": id, "row": r, "col": c, "rotation": 0|90|180|270} or {"undo": true};
+// legal_moves: {"undo": bool, "cards": [...], "rotations": [...], "anchors": [[r, c], ...]}.
+
+import { h, rovingGrid } from "../dom.js";
+
+export const TERRAINS = {
+  lake: { mark: "L", name: "lake" },
+  savannah: { mark: "S", name: "savannah" },
+  ice: { mark: "I", name: "ice" },
+  forest: { mark: "F", name: "forest" },
+};
+
+export const ANIMALS = {
+  flamingo: "Flamingo", crocodile: "Croc", lion: "Lion", giraffe: "Giraffe",
+  polar_bear: "Bear", penguin: "Penguin", gorilla: "Gorilla", panda: "Panda", otter: "Otter",
+};
+// Two letters for small pictures (the board pictures' abbreviations).
+export const ANIMAL_ABBR = {
+  flamingo: "Fl", crocodile: "Cr", lion: "Li", giraffe: "Gi", polar_bear: "PB", penguin: "Pe",
+  gorilla: "Go", panda: "Pa", otter: "Ot",
+};
+
+const OBJECTIVE_COLOURS = {
+  yellow: { mark: "Y", name: "yellow" },
+  blue: { mark: "B", name: "blue" },
+  green: { mark: "G", name: "green" },
+  red: { mark: "R", name: "red" },
+};
+
+export const RULES = {
+  "nimalia.already_placed": "You have already placed a card this turn; take it back first.",
+  "nimalia.card_not_in_hand": "That card is not in your hand.",
+  "nimalia.no_overlap": "A new card must cover 1 to 4 squares of your reserve (not just touch it).",
+  "nimalia.exceeds_6x6": "Your reserve must fit within 6 x 6 squares.",
+  "nimalia.nothing_to_undo": "There is no pending placement to take back.",
+};
+
+// [TL, TR, BL, BR] after a clockwise rotation: the index of the reference square in each place.
+const ROTATIONS = { 0: [0, 1, 2, 3], 90: [2, 0, 3, 1], 180: [3, 2, 1, 0], 270: [1, 3, 0, 2] };
+const SWAP = { "/": "\\", "\\": "/" };
+
+export function rotate(squares, rotation) {
+  return ROTATIONS[rotation].map((index) => {
+    const square = squares[index];
+    const turned = rotation === 90 || rotation === 270;
+    return { ...square, river: turned && square.river ? SWAP[square.river] : square.river };
+  });
+}
+
+// The view never shows a pending card's squares (it has left the hand): remember every card
+// this tab has seen in a hand.
+const CACHE_KEY = "boardpost.nimalia.cards";
+function cardCache() {
+  try {
+    return JSON.parse(sessionStorage.getItem(CACHE_KEY) || "{}");
+  } catch {
+    return {};
+  }
+}
+function remember(hand) {
+  const cache = cardCache();
+  let changed = false;
+  for (const item of hand || []) {
+    if (!cache[item.id]) {
+      cache[item.id] = item.squares;
+      changed = true;
+    }
+  }
+  if (changed) sessionStorage.setItem(CACHE_KEY, JSON.stringify(cache));
+  return cache;
+}
+
+function squareLabel(square) {
+  const river = square.river ? `, river ${square.river === "/" ? "rising" : "falling"}` : "";
+  return `${ANIMALS[square.animal] || square.animal} on ${TERRAINS[square.terrain]?.name || square.terrain}${river}`;
+}
+
+/** One square's content: terrain (colour + pattern + letter), animal, river diagonal. */
+export function squareContent(square, short = false) {
+  return [
+    h("span", { class: "animal" },
+      (short ? ANIMAL_ABBR : ANIMALS)[square.animal] || square.animal),
+    h("span", { class: "terrain-mark", "aria-hidden": "true" }, TERRAINS[square.terrain]?.mark || "?"),
+    square.river ? h("span", {
+      class: ["river", square.river === "/" ? "rise" : "fall"], "aria-hidden": "true",
+    }) : null,
+  ];
+}
+
+function miniCard(squares, { label, cls } = {}) {
+  return h("span", { class: ["mini-card", cls], role: label ? "img" : null, "aria-label": label },
+    squares.map((square) => h("span", { class: `sq t-${square.terrain}`, "aria-hidden": "true" },
+      squareContent(square))));
+}
+
+function objectiveBadge(colour) {
+  const info = OBJECTIVE_COLOURS[colour] || { mark: "?", name: colour };
+  return h("span", { class: `obj-badge o-${colour}`, title: info.name }, info.mark);
+}
+
+function roundsOf(view, id) {
+  return view.round_card.filter((r) => r.objectives.includes(id)).map((r) => r.round);
+}
+
+function objectives(view) {
+  return h("section", { class: "objectives", "aria-labelledby": "obj-h" },
+    h("h3", { id: "obj-h" }, "Objectives"),
+    h("ul", { class: "plain" }, view.objectives.map((o) => h("li", {
+      class: ["objective", o.colour, view.round_card[view.round - 1]?.objectives.includes(o.id) && "now"],
+    },
+    objectiveBadge(o.colour), " ",
+    h("strong", null, `${o.id}. ${o.name}`),
+    h("span", { class: "muted" }, ` · ${o.colour} · level ${o.level}`
+      + ` · scored in rounds ${roundsOf(view, o.id).join(", ")}`),
+    h("p", null, o.text)))));
+}
+
+function roundCard(view) {
+  return h("table", { class: "list round-card" },
+    h("caption", null, "Round card"),
+    h("thead", null, h("tr", null,
+      h("th", { scope: "col" }, "Round"), h("th", { scope: "col" }, "Scored"),
+      h("th", { scope: "col" }, "Hands go"))),
+    h("tbody", null, view.round_card.slice(0, view.rounds).map((r) => h("tr", {
+      class: r.round === view.round && view.phase !== "finished" ? "current" : null,
+      "aria-current": r.round === view.round && view.phase !== "finished" ? "step" : null,
+    },
+    h("th", { scope: "row" }, String(r.round)),
+    h("td", null, r.colours.map((colour) => objectiveBadge(colour))),
+    h("td", null, r.pass_direction || "—")))));
+}
+
+function scoresTable(view, seatName) {
+  const rounds = view.scores.rounds || [];
+  const objectiveColour = Object.fromEntries(view.objectives.map((o) => [String(o.id), o.colour]));
+  return h("table", { class: "list scores" },
+    h("caption", null, "Scores per round (raw points per objective; totals never drop below 0)"),
+    h("thead", null, h("tr", null,
+      h("th", { scope: "col" }, "Player"),
+      rounds.map((r) => h("th", { scope: "col" }, `Round ${r.round}`)),
+      h("th", { scope: "col" }, "Total"))),
+    h("tbody", null, view.scores.totals.map((total, seat) => h("tr", {
+      class: seat === view.you ? "mine" : null,
+    },
+    h("th", { scope: "row" }, seatName(seat)),
+    rounds.map((r) => {
+      const points = r.points[String(seat)] || {};
+      return h("td", { class: "round-points" },
+        Object.entries(points).map(([id, value]) => h("span", { class: "pt" },
+          objectiveBadge(objectiveColour[id]), ` ${value > 0 ? "+" : ""}${value}`)),
+        h("span", { class: "muted" }, ` = ${r.totals[seat]}`));
+    }),
+    h("td", { class: "total" }, String(total))))));
+}
+
+/** Cells, anchors and overlays of one reserve in a CSS grid of absolute coordinates. */
+function reserveGrid(reserve, { interactive = false, anchors = [], pending = null, cache = {},
+  label, onCell, ghost }) {
+  const visible = new Map(reserve.squares.map((sq) => [`${sq.row},${sq.col}`, sq]));
+  const rows = [];
+  const cols = [];
+  for (const sq of reserve.squares) {
+    rows.push(sq.row);
+    cols.push(sq.col);
+  }
+  for (const [r, c] of anchors) rows.push(r, r + 1), cols.push(c, c + 1);
+  if (pending) rows.push(pending.row, pending.row + 1), cols.push(pending.col, pending.col + 1);
+  if (!rows.length) rows.push(0, 1), cols.push(0, 1);
+  const top = Math.min(...rows);
+  const left = Math.min(...cols);
+  const height = Math.max(...rows) - top + 1;
+  const width = Math.max(...cols) - left + 1;
+  const anchorSet = new Set(anchors.map(([r, c]) => `${r},${c}`));
+  const grid = h("div", {
+    class: ["reserve", interactive && "live"], role: interactive ? "group" : "img",
+    "aria-label": label,
+    style: { "--rows": height, "--cols": width },
+  });
+  for (let r = top; r < top + height; r += 1) {
+    for (let c = left; c < left + width; c += 1) {
+      const sq = visible.get(`${r},${c}`);
+      const isAnchor = anchorSet.has(`${r},${c}`);
+      const place = { "grid-row": String(r - top + 1), "grid-column": String(c - left + 1) };
+      if (!interactive) {
+        grid.append(h("span", {
+          class: ["sq", sq ? `t-${sq.terrain}` : "void"], style: place, "aria-hidden": "true",
+        }, sq ? squareContent(sq, true) : null));
+        continue;
+      }
+      const text = `Row ${r - top + 1}, column ${c - left + 1}: ${sq ? squareLabel(sq) : "empty"}`
+        + `${isAnchor ? ". A card can go here (its top-left square)" : ""}`;
+      grid.append(h("button", {
+        type: "button", class: ["sq", sq ? `t-${sq.terrain}` : "void", isAnchor && "anchor"],
+        style: place, "aria-label": text, tabindex: -1,
+        dataset: { r, c, anchor: isAnchor ? "true" : "false", focus: `a-${r},${c}` },
+        onClick: () => onCell(r, c),
+        onMouseenter: () => ghost?.(r, c), onFocus: () => ghost?.(r, c),
+      }, sq ? squareContent(sq) : null));
+    }
+  }
+  const overlay = (r, c, squares, cls, text) => {
+    const node = h("div", {
+      class: ["overlay", cls], "aria-hidden": text ? null : "true", role: text ? "img" : null,
+      "aria-label": text,
+      style: { "grid-row": `${r - top + 1} / span 2`, "grid-column": `${c - left + 1} / span 2` },
+    }, squares ? squares.map((square) => h("span", { class: `sq t-${square.terrain}` },
+      squareContent(square))) : h("span", { class: "unknown" }, "?"));
+    grid.append(node);
+    return node;
+  };
+  if (pending) {
+    const squares = cache[pending.card] ? rotate(cache[pending.card], pending.rotation) : null;
+    overlay(pending.row, pending.col, squares, "pending",
+      `Your pending card ${pending.card}, hidden from the others until everyone has placed`);
+  }
+  grid.placeGhost = (r, c, squares) => {
+    grid.querySelector(".overlay.ghost")?.remove();
+    if (squares && r !== null) overlay(r, c, squares, "ghost");
+  };
+  if (interactive) {
+    rovingGrid(grid);
+    grid.addEventListener("mouseleave", () => grid.placeGhost(null));
+  }
+  return grid;
+}
+
+export function describe(entry) {
+  const parts = [];
+  const events = entry.events || [];
+  const privateMove = events.find((e) => e.type === "placement_pending" || e.type === "placement_undone");
+  for (const event of events) {
+    switch (event.type) {
+      case "placement_pending":
+        parts.push(`placed card ${event.card} at row ${event.row}, column ${event.col}, turned ${event.rotation}°`);
+        break;
+      case "card_placed": if (!privateMove) parts.push("placed a card (hidden until everyone has)"); break;
+      case "placement_undone": parts.push(`took card ${event.card} back`); break;
+      case "placement_withdrawn": if (!privateMove) parts.push("took a card back"); break;
+      case "placements_revealed": parts.push(`round ${event.round} turn ${event.turn}: placements revealed`); break;
+      case "round_scored": parts.push(`round ${event.round} scored: totals ${event.totals.join(" / ")}`); break;
+      case "round_started": parts.push(`round ${event.round} dealt`); break;
+      case "cards_discarded": parts.push(`discarded cards ${event.cards.join(", ")}`); break;
+      case "seat_forfeited": parts.push("left the match (a bot plays on)"); break;
+      case "match_ended": parts.push(event.title ? `the match ended: ${event.title}` : "the match ended"); break;
+      default: break;
+    }
+  }
+  return parts.join("; ") || entry.kind;
+}
+
+// Simultaneous turns: a move must not fail because another seat placed meanwhile.
+export function simultaneous() {
+  return true;
+}
+
+export function onNewVersion(ui, match) {
+  const hand = match.view?.hand || [];
+  if (!hand.some((c) => c.id === ui.state.card)) ui.state.card = hand[0]?.id ?? null;
+}
+
+export function render(container, match, ui) {
+  const view = match.view;
+  const state = ui.state;
+  state.rotation ||= 0;
+  const you = view.you;
+  const seated = you !== null && you !== undefined;
+  const cache = remember(view.hand);
+  const legal = match.legal_moves;
+  const canPlace = Boolean(legal && !legal.undo && legal.cards.length) && !ui.busy;
+  const hand = view.hand || [];
+  if (!hand.some((c) => c.id === state.card)) state.card = hand[0]?.id ?? null;
+  const seatName = (seat) => (seat === you ? "You" : ui.seatName(seat));
+
+  const status = h("p", { class: "phase" },
+    view.phase === "finished" ? "Finished" : `Round ${view.round} of ${view.rounds}`
+      + ` · turn ${view.turn} of ${view.turns_per_round}`
+      + (view.pass_direction ? ` · hands go ${view.pass_direction}` : "")
+      + (view.phase === "scoring" ? " · scoring the round…" : ""),
+    ` · ${view.deck_size} cards in the deck`);
+
+  let mine = null;
+  if (seated) {
+    const rotationText = `${state.rotation}°`;
+    const selected = hand.find((c) => c.id === state.card);
+    const selectedSquares = selected ? rotate(selected.squares, state.rotation) : null;
+    const grid = reserveGrid(view.reserves[you], {
+      interactive: true, anchors: canPlace ? legal.anchors : [], pending: view.pending, cache,
+      label: "Your reserve: pick a card, then a square for its top-left corner",
+      onCell: (r, c) => {
+        if (view.pending) {
+          ui.say("You have placed this turn; take the card back first to move it.");
+          return;
+        }
+        if (!canPlace || !state.card) return;
+        ui.submit({ card: state.card, row: r, col: c, rotation: state.rotation });
+      },
+      ghost: canPlace && selectedSquares ? (r, c) => grid.placeGhost(r, c, selectedSquares) : null,
+    });
+    const rotateBy = (delta) => {
+      state.rotation = (state.rotation + delta + 360) % 360;
+      ui.rerender();
+    };
+    const handList = h("div", { class: "hand", role: "radiogroup", "aria-label": "Your hand" },
+      hand.length ? hand.map((item) => {
+        const chosen = item.id === state.card;
+        return h("button", {
+          type: "button", role: "radio", "aria-checked": chosen ? "true" : "false",
+          class: ["hand-card", chosen && "chosen"], disabled: !canPlace,
+          dataset: { card: item.id, focus: `card-${item.id}` },
+          "aria-label": `Card ${item.id}: ${rotate(item.squares, chosen ? state.rotation : 0)
+            .map(squareLabel).join("; ")}`,
+          onClick: () => {
+            state.card = item.id;
+            ui.rerender();
+          },
+        }, miniCard(rotate(item.squares, chosen ? state.rotation : 0)),
+        h("span", { class: "card-id" }, `#${item.id}`));
+      }) : h("p", { class: "muted" }, "No cards in hand."));
+    const controls = h("div", { class: "controls" },
+      h("button", {
+        type: "button", disabled: !canPlace, "aria-keyshortcuts": "Shift+R",
+        dataset: { focus: "rot-left" }, onClick: () => rotateBy(-90),
+      }, "⟲ Rotate left"),
+      h("span", { class: "rotation", "aria-live": "polite" }, `Turned ${rotationText}`),
+      h("button", {
+        type: "button", disabled: !canPlace, "aria-keyshortcuts": "R", id: "nimalia-rotate",
+        dataset: { focus: "rot-right" }, onClick: () => rotateBy(90),
+      }, "Rotate right ⟳"),
+      legal?.undo ? h("button", {
+        type: "button", class: "primary", id: "nimalia-undo", disabled: ui.busy,
+        onClick: () => ui.submit({ undo: true }),
+      }, "Take back") : null);
+    const waiting = view.placed[you] ? "Placed. You can take it back until everyone has placed."
+      : canPlace ? "Pick a card, turn it, then click the square for its top-left corner (dots mark them)."
+        : view.phase === "scoring" ? "The round is being scored." : "";
+    mine = h("section", { class: "nimalia-me", "aria-labelledby": "my-reserve-h" },
+      h("h3", { id: "my-reserve-h" }, "Your reserve ",
+        h("span", { class: "muted" }, `· ${view.scores.totals[you]} points`)),
+      h("p", { class: "hint" }, waiting),
+      grid,
+      h("h3", null, "Your hand"), handList, controls);
+    container.onkeydown = (event) => {
+      if (!canPlace || event.target.closest("input, select, textarea")) return;
+      if (event.key === "r" || event.key === "R") {
+        event.preventDefault();
+        rotateBy(event.shiftKey ? -90 : 90);
+      }
+    };
+  }
+
+  const others = h("section", { class: "others", "aria-labelledby": "others-h" },
+    h("h3", { id: "others-h" }, seated ? "Every reserve" : "Reserves"),
+    h("div", { class: "reserve-list" }, view.reserves.map((reserve, seat) => h("figure", {
+      class: ["reserve-card", seat === you && "mine"],
+    },
+    h("figcaption", null, h("strong", null, seatName(seat)),
+      ` · ${view.scores.totals[seat]} pts · ${reserve.cards_placed} cards`,
+      view.phase === "placing" ? (view.placed[seat] ? " · placed ✓" : " · choosing…") : "",
+      view.forfeited.includes(seat) ? " · left (a bot plays)" : ""),
+    reserveGrid(reserve, { label: `${seatName(seat)}'s reserve: ${reserve.squares.length} visible squares` }),
+    ))));
+
+  container.append(h("div", { class: "nimalia" },
+    h("div", { class: "nimalia-main" }, status, mine, others),
+    h("div", { class: "nimalia-side" }, objectives(view), roundCard(view),
+      scoresTable(view, seatName),
+      h("p", { class: "legend" },
+        "Terrains: L lake (waves), S savannah (dots), I ice (cross-hatch), F forest (stripes). "
+        + "A diagonal line is an otter's river."))));
+}

@@ -1,0 +1,89 @@
+// Words for a match summary (GET /api/matches, /api/me/inbox): whose turn, who won.
+
+import { playerName } from "./dom.js";
+
+export const REASONS = {
+  nine_of_a_colour: "all nine discs of a colour",
+  three_adjacent_sevens: "seven of three adjacent colours",
+  majority_of_majorities: "the majority of majorities",
+  decided: "the result was settled early",
+  forfeit: "forfeit",
+  finished: "finished",
+  deadlock: "deadlock: no placement was possible any more",
+  stalemate: "stalemate: nobody placed for too long",
+  solo_finished: "solo game finished",
+  timeout: "time ran out",
+};
+
+/**
+ * My turn, by the match row's own `to_act` (which always agrees with the view and its legal
+ * moves). The seat rows' `is_your_turn` can disagree for a moment when another seat's move
+ * commits while the server reads the match (see consistent()).
+ */
+export function myTurn(match) {
+  const seat = match.your_seat;
+  return seat !== null && seat !== undefined && match.to_act.includes(seat)
+    && match.status === "active";
+}
+
+/** False for a torn answer (is_your_turn from a newer commit than to_act): read it again. */
+export function consistent(match) {
+  const seat = match.your_seat;
+  if (seat === null || seat === undefined || match.status !== "active") return true;
+  return Boolean(match.is_your_turn) === match.to_act.includes(seat);
+}
+
+export function ordinal(n) {
+  const suffix = n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
+    : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th";
+  return `${n}${suffix}`;
+}
+
+export function seatLabel(match, index) {
+  const seat = match.seats[index];
+  const name = playerName(seat);
+  return index === match.your_seat ? `${name} (you)` : name;
+}
+
+/** "Your turn", "Waiting for bob", "You won", ... */
+export function statusText(match) {
+  if (match.status === "open") {
+    if (match.invitation_pending) return "You are invited";
+    const open = match.seats.filter((seat) => !seat.player).length;
+    const pending = match.seats.filter((seat) => seat.player && !seat.joined).length;
+    const parts = [];
+    if (open) parts.push(`${open} open seat${open > 1 ? "s" : ""}`);
+    if (pending) parts.push(`${pending} invitation${pending > 1 ? "s" : ""} pending`);
+    return `Waiting for players (${parts.join(", ")})`;
+  }
+  if (match.status === "aborted") return "Aborted";
+  if (match.status === "finished") return resultText(match);
+  if (myTurn(match)) return "Your turn";
+  const waiting = match.to_act.map((index) => seatLabel(match, index));
+  if (!waiting.length) return "The server is working (scoring)…";
+  return `Waiting for ${waiting.join(", ")}`;
+}
+
+export function resultText(match) {
+  const outcome = match.outcome || {};
+  const winners = (outcome.winners || match.seats.filter((s) => s.rank === 1).map((s) => s.index));
+  const reason = REASONS[outcome.reason] || outcome.reason || "";
+  const suffix = reason ? ` (${reason})` : "";
+  if (outcome.title) return `Finished: ${outcome.title}${suffix}`;
+  if (match.your_seat !== null && match.your_seat !== undefined) {
+    const mine = match.seats[match.your_seat];
+    if (winners.includes(match.your_seat)) {
+      return winners.length > 1 ? `You shared the win${suffix}` : `You won${suffix}`;
+    }
+    if (mine?.rank) return `You came ${ordinal(mine.rank)}${suffix}`;
+  }
+  const names = winners.map((index) => playerName(match.seats[index]));
+  return names.length ? `${names.join(" and ")} won${suffix}` : `Finished${suffix}`;
+}
+
+/** Opponents' names (or every seat for a match I only watch). */
+export function opponents(match) {
+  return match.seats
+    .filter((seat) => seat.index !== match.your_seat)
+    .map((seat) => (seat.player ? seat.player.username : "open seat"));
+}

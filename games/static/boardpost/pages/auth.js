@@ -1,0 +1,84 @@
+// Sign in and register: POST /api/auth/token and POST /api/auth/register.
+
+import { api, session } from "../api.js";
+import { h } from "../dom.js";
+
+function field(label, input, hint) {
+  const id = input.id;
+  return h("div", { class: "field" },
+    h("label", { for: id }, label), input, hint ? h("small", { id: `${id}-hint` }, hint) : null);
+}
+
+function form({ id, title, submitLabel, onSubmit, autocomplete, hint }) {
+  const username = h("input", {
+    id: `${id}-username`, name: "username", required: true, autocomplete: "username",
+    minlength: 3, maxlength: id === "register" ? 30 : 150, spellcheck: "false",
+    autocapitalize: "none", pattern: id === "register" ? "[A-Za-z0-9_.\\-]{3,30}" : null,
+    "aria-describedby": hint ? `${id}-username-hint` : null,
+  });
+  const password = h("input", {
+    id: `${id}-password`, name: "password", type: "password", required: true, autocomplete,
+  });
+  const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
+  const button = h("button", { type: "submit", class: "primary" }, submitLabel);
+  const node = h("form", { id: `${id}-form`, class: "card narrow", novalidate: false },
+    h("h2", null, title),
+    field("Username", username, hint),
+    field("Password", password),
+    error,
+    button);
+  node.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    button.disabled = true;
+    try {
+      await onSubmit(username.value.trim(), password.value);
+    } catch (err) {
+      error.textContent = describe(err);
+      password.focus();
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return node;
+}
+
+function describe(err) {
+  const fields = err.extra?.fields;
+  if (fields) {
+    return Object.entries(fields)
+      .map(([name, problems]) => `${name}: ${[].concat(problems).join(" ")}`).join(" ");
+  }
+  return err.message;
+}
+
+export async function render(main, _params, ctx) {
+  const next = ctx.query.get("next");
+  if (session.token) {
+    ctx.navigate(next || "/", { replace: true });
+    return;
+  }
+  main.append(
+    h("h1", null, "Welcome to Boardpost"),
+    h("p", { class: "lead" },
+      "Play Nibble, Nimble and Nimalia by correspondence or live, against people or bots."),
+    h("div", { class: "columns" },
+      form({
+        id: "signin", title: "Sign in", submitLabel: "Sign in", autocomplete: "current-password",
+        onSubmit: async (username, password) => {
+          const body = await api.post("/api/auth/token", { username, password }, { auth: false });
+          ctx.signedIn(body.token, body.username, next);
+        },
+      }),
+      form({
+        id: "register", title: "Create an account", submitLabel: "Register",
+        autocomplete: "new-password", hint: "3-30 letters, digits, '_', '.' or '-'.",
+        onSubmit: async (username, password) => {
+          const body = await api.post("/api/auth/register", { username, password },
+            { auth: false });
+          ctx.signedIn(body.token, body.username, next);
+        },
+      }),
+    ),
+  );
+}

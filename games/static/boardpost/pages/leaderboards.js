@@ -1,0 +1,43 @@
+// Leaderboards per game (players whose rating is no longer provisional).
+
+import { api, sameOrigin } from "../api.js";
+import { clear, gameName, GAME_NAMES, h, link } from "../dom.js";
+
+export async function render(main, [game], ctx) {
+  const slug = game && GAME_NAMES[game] ? game : "nibble";
+  const tabs = h("nav", { class: "tabs", "aria-label": "Games" },
+    Object.keys(GAME_NAMES).map((g) => {
+      const a = link(`/leaderboards/${g}`, gameName(g));
+      if (g === slug) a.setAttribute("aria-current", "page");
+      return a;
+    }));
+  const body = h("tbody");
+  const more = h("button", { type: "button", hidden: true }, "More");
+  main.append(h("h1", null, "Leaderboards"), tabs,
+    h("table", { class: "list leaderboard", id: "leaderboard" },
+      h("caption", null, `${gameName(slug)}: established ratings`),
+      h("thead", null, h("tr", null, ["#", "Player", "Rating", "Rated matches"]
+        .map((t) => h("th", { scope: "col" }, t)))),
+      body),
+    more,
+    h("p", { class: "muted" }, "Players appear once their rating is settled (after a few rated matches)."));
+  let rank = 0;
+  async function load(path) {
+    const page = await api.get(path, { signal: ctx.signal });
+    if (!page.results.length && !rank) {
+      clear(body).append(h("tr", null, h("td", { colspan: 4, class: "muted" }, "Nobody yet.")));
+    }
+    for (const entry of page.results) {
+      rank += 1;
+      body.append(h("tr", null,
+        h("td", null, String(rank)),
+        h("th", { scope: "row" }, link(`/player/${encodeURIComponent(entry.username)}`, entry.username),
+          entry.is_bot ? h("span", { class: "tag" }, "bot") : null),
+        h("td", null, String(entry.rating)),
+        h("td", null, String(entry.games_played))));
+    }
+    more.hidden = !page.next;
+    more.onclick = page.next ? () => load(sameOrigin(page.next)) : null;
+  }
+  await load(`/api/leaderboards/${slug}?limit=50`);
+}

@@ -1,0 +1,419 @@
+// One match: the position drawn by the game's module, moves by clicking, the move log, live
+// updates through the long-poll endpoint, and a move-by-move replay once the match is over.
+
+import { api, ApiError, follow, newKey, request, session } from "../api.js";
+import {
+  clear, deadlineTag, gameName, h, link, notice, preserveFocus, timeTag, turnSecondsText,
+} from "../dom.js";
+import * as nibble from "../games/nibble.js";
+import * as nimalia from "../games/nimalia.js";
+import * as nimble from "../games/nimble.js";
+import { consistent, myTurn, ordinal, statusText } from "../matchinfo.js";
+
+const GAMES = { nibble, nimble, nimalia };
+const RUNNING = new Set(["open", "active"]);
+
+function hasLegalMoves(match) {
+  const legal = match.legal_moves;
+  if (!legal || !myTurn(match)) return false;
+  if (Array.isArray(legal)) return legal.length > 0;
+  if (legal.takeable) return Object.keys(legal.takeable).length > 0;
+  return Boolean(legal.undo || legal.cards?.length);
+}
+
+function errorText(error) {
+  const fields = error.extra?.fields;
+  return fields ? `${error.message} ${Object.entries(fields)
+    .map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`).join("; ")}` : error.message;
+}
+
+export async function render(main, [id], ctx) {
+  const { signal } = ctx;
+  const root = h("article", { id: "match", class: "match", "aria-busy": "true" });
+  const head = h("header", { class: "match-head" });
+  const message = h("div", { id: "move-message", class: "move-message", role: "alert" });
+  const board = h("section", { id: "board", class: "board-area", "aria-label": "Position" });
+  const logList = h("ol", { class: "log", id: "move-log" });
+  const logBox = h("section", { class: "log-box", "aria-labelledby": "log-h" },
+    h("h2", { id: "log-h" }, "Moves"), logList);
+  const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
+    "aria-labelledby": "replay-h" });
+  root.append(head, message, board, h("div", { class: "below" }, replayBox, logBox));
+  main.append(root);
+
+  let match = null;
+  let etag = null;
+  let log = [];
+  let busy = false;
+  let confirmResign = false;
+  const ui = {
+    state: {},
+    get busy() {
+      return busy;
+    },
+    submit: (move) => submit(move),
+    rerender: () => renderBoard(),
+    say: (text) => say(text),
+    seatName: (seat) => (match.seats[seat]?.player?.username || `Seat ${seat + 1}`),
+  };
+  let game = null;
+
+  function say(text, rule = null, kind = "error") {
+    clear(message);
+    message.className = `move-message ${kind}`;
+    if (rule) message.dataset.rule = rule;
+    else delete message.dataset.rule;
+    if (!text) return;
+    message.append(h("p", null, text));
+    if (rule) {
+      const why = game?.RULES?.[rule];
+      message.append(h("p", { class: "rule" }, h("code", null, rule), why ? ` — ${why}` : ""));
+    }
+  }
+
+  // ---------------------------------------------------------------- moves
+
+  async function submit(move) {
+    if (busy || !match) return;
+    busy = true;
+    root.dataset.busy = "true";
+    renderBoard();
+    const body = { move };
+    const simultaneous = game.simultaneous?.(match) || match.view?.mode === "race";
+    if (!simultaneous) body.expected_version = match.version;
+    try {
+      const answer = await api.post(`/api/matches/${id}/moves`, body,
+        { headers: { "Idempotency-Key": newKey() }, signal });
+      say("");
+      apply(answer.match);
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      if (error.code === "illegal_move") {
+        say(`Illegal move: ${error.message}`, error.rule);
+      } else if (error.code === "stale_version") {
+        say("The match moved on meanwhile: here is the new position.", null, "info");
+        await refresh().catch(() => {});
+      } else {
+        say(errorText(error));
+        if (error.status === 409) await refresh().catch(() => {});
+      }
+    } finally {
+      busy = false;
+      root.dataset.busy = "false";
+      renderBoard();
+    }
+  }
+
+  async function matchAction(what) {
+    try {
+      const answer = await api.post(`/api/matches/${id}/${what}`, undefined, { signal });
+      if (what === "decline") {
+        notice("Invitation declined.");
+        ctx.navigate("/");
+        return;
+      }
+      apply(answer);
+      if (what === "resign") notice("You resigned.");
+    } catch (error) {
+      if (error.name !== "AbortError") say(errorText(error));
+    }
+  }
+
+  // ---------------------------------------------------------------- reading
+
+  async function refresh() {
+    const headers = etag ? { "If-None-Match": etag } : {};
+    const answer = await request("GET", `/api/matches/${id}`, { headers, signal });
+    if (answer.status === 304) return;
+    etag = answer.headers.get("ETag");
+    apply(answer.data);
+  }
+
+  function apply(next) {
+    if (match && next.version < match.version && next.status === match.status) return;
+    const newVersion = !match || next.version !== match.version || next.status !== match.status;
+    const wasRunning = match && RUNNING.has(match.status);
+    match = next;
+    game = GAMES[match.game];
+    if (!consistent(match)) {
+      // A torn read (a move committed while the server read the match): read it again.
+      setTimeout(() => refresh().catch(() => {}), 300);
+    }
+    if (newVersion) game?.onNewVersion?.(ui, match);
+    renderHead();
+    renderBoard();
+    if (wasRunning && !RUNNING.has(match.status)) {
+      // Over: the whole log is now revealed (hidden placements, piles), so read it again.
+      loadLog(true).then(() => setUpReplay()).catch(() => {});
+    }
+  }
+
+  async function loadLog(fromStart = false) {
+    let after = fromStart ? 0 : (log.at(-1)?.seq ?? 0);
+    const entries = fromStart ? [] : [...log];
+    for (;;) {
+      const page = await api.get(`/api/matches/${id}/moves?after=${after}&limit=500`, { signal });
+      entries.push(...page.moves);
+      after = page.next_after;
+      if (page.moves.length < 500) break;
+    }
+    log = entries;
+    renderLog();
+    return after;
+  }
+
+  // ---------------------------------------------------------------- drawing
+
+  function renderHead() {
+    const m = match;
+    const mySeat = m.your_seat;
+    const me = mySeat !== null && mySeat !== undefined ? m.seats[mySeat] : null;
+    root.dataset.game = m.game;
+    root.dataset.status = m.status;
+    root.dataset.version = String(m.version);
+    root.dataset.yourTurn = hasLegalMoves(m) ? "true" : "false";
+    root.dataset.busy = busy ? "true" : "false";
+    root.setAttribute("aria-busy", "false");
+    document.title = `${myTurn(m) ? "▶ " : ""}${gameName(m.game)} · Boardpost`;
+
+    const seats = h("ul", { class: "seats plain", "aria-label": "Players" }, m.seats.map((seat) => {
+      const acting = m.status === "active" && m.to_act.includes(seat.index);
+      const name = seat.player ? link(`/player/${encodeURIComponent(seat.player.username)}`,
+        seat.player.username) : h("em", null, "open seat");
+      return h("li", { class: ["seat-chip", acting && "acting", seat.index === mySeat && "mine"],
+        dataset: { seat: seat.index } },
+      h("span", { class: "seat-no" }, `${seat.index + 1}`),
+      acting ? h("span", { class: "to-act", title: "to act" }, "▶ ") : null,
+      name,
+      seat.player?.is_bot ? h("span", { class: "tag" }, "bot") : null,
+      seat.index === mySeat ? h("span", { class: "tag you" }, "you") : null,
+      seat.player && !seat.joined ? h("span", { class: "tag" }, "invited") : null,
+      seat.forfeited ? h("span", { class: "tag" }, "left") : null,
+      seat.rank ? h("span", { class: "tag rank" }, `${ordinal(seat.rank)}`
+        + `${seat.score !== null && seat.score !== undefined ? ` · ${seat.score}` : ""}`) : null);
+    }));
+
+    const actions = h("div", { class: "actions" });
+    if (m.status === "open" && m.invitation_pending) {
+      actions.append(
+        h("button", { type: "button", class: "primary", onClick: () => matchAction("join") }, "Accept invitation"),
+        h("button", { type: "button", onClick: () => matchAction("decline") }, "Decline"));
+    } else if (m.status === "open" && !me && m.seats.some((s) => !s.player)) {
+      actions.append(h("button", { type: "button", class: "primary", onClick: () => matchAction("join") },
+        "Join this match"));
+    }
+    const moved = log.some((entry) => entry.kind === "move");
+    if (me && me.joined && RUNNING.has(m.status) && !moved) {
+      actions.append(h("button", { type: "button", onClick: () => matchAction("abort") }, "Abort"));
+    }
+    if (me && m.status === "active" && !me.forfeited && moved) {
+      if (confirmResign) {
+        actions.append(h("span", null, "Resign this match? "),
+          h("button", { type: "button", class: "danger", onClick: () => {
+            confirmResign = false;
+            matchAction("resign");
+          } }, "Yes, resign"),
+          h("button", { type: "button", onClick: () => {
+            confirmResign = false;
+            renderHead();
+          } }, "No"));
+      } else {
+        actions.append(h("button", { type: "button", onClick: () => {
+          confirmResign = true;
+          renderHead();
+          head.querySelector(".danger")?.focus();
+        } }, "Resign"));
+      }
+    }
+
+    const facts = [
+      m.rated ? "rated" : "casual",
+      turnSecondsText(m.turn_seconds),
+      `${m.players} player${m.players > 1 ? "s" : ""}`,
+    ];
+    clear(head).append(
+      h("div", { class: "title-row" },
+        h("h1", null, gameName(m.game)),
+        h("p", { class: "facts muted" }, facts.join(" · "), " · started ",
+          m.started_at ? timeTag(m.started_at) : "not yet")),
+      seats,
+      h("p", { class: ["status-line", myTurn(m) && "go"], id: "status-line" },
+        myTurn(m) ? "▶ " : "", statusText(m),
+        m.status === "active" && m.deadline ? " · " : "",
+        m.status === "active" && m.deadline ? deadlineTag(m.deadline) : ""),
+      actions);
+  }
+
+  function renderBoard() {
+    if (!match) return;
+    root.dataset.yourTurn = hasLegalMoves(match) ? "true" : "false";
+    preserveFocus(() => {
+      clear(board);
+      if (!match.view) {
+        board.append(h("p", { class: "muted" }, match.status === "aborted"
+          ? "This match was called off before it started." : "The match starts once every seat is taken."));
+        return;
+      }
+      if (!game) {
+        board.append(h("pre", null, JSON.stringify(match.view, null, 1)));
+        return;
+      }
+      game.render(board, match, ui);
+    });
+  }
+
+  function actorName(entry) {
+    if (entry.player) return entry.player.username;
+    if (entry.kind === "system") return "server";
+    return entry.seat !== null ? `Seat ${entry.seat + 1}` : "server";
+  }
+
+  function renderLog() {
+    const over = match && !RUNNING.has(match.status);
+    clear(logList);
+    for (const entry of log) {
+      const text = `${actorName(entry)}: ${game ? game.describe(entry, match) : entry.kind}`;
+      logList.append(h("li", { value: entry.seq, dataset: { seq: entry.seq } },
+        over ? h("button", {
+          type: "button", class: "linkish", onClick: () => replayTo(entry.seq),
+          "aria-label": `Show the position after move ${entry.seq}: ${text}`,
+        }, text) : text));
+    }
+    if (!log.length) logList.append(h("li", { class: "muted" }, "No moves yet."));
+    logList.scrollTop = logList.scrollHeight;
+    if (match) renderHead();
+  }
+
+  // ---------------------------------------------------------------- replay
+
+  let replaySeq = null;
+  let replayUrl = null;
+  let svgMissing = false;
+  const svgCache = new Map();
+
+  async function boardSvg(seq) {
+    if (svgCache.has(seq)) return svgCache.get(seq);
+    const response = await fetch(`/api/matches/${id}/board.svg?seq=${seq}`, {
+      headers: { Authorization: `Token ${session.token}` }, signal, credentials: "omit",
+    });
+    if (!response.ok) {
+      let body = null;
+      try {
+        body = await response.json();
+      } catch {
+        /* not JSON */
+      }
+      throw new ApiError(response.status, body);
+    }
+    const blob = await response.blob();
+    svgCache.set(seq, blob);
+    return blob;
+  }
+
+  function setUpReplay() {
+    if (!match || RUNNING.has(match.status) || !match.view) return;
+    const last = match.version;
+    const range = h("input", {
+      type: "range", id: "replay-seq", min: 0, max: last, value: last, step: 1,
+      "aria-label": "Move number",
+    });
+    const output = h("output", { id: "replay-position", for: "replay-seq" });
+    const image = h("img", { id: "replay-board", alt: "", class: "replay-board" });
+    const caption = h("p", { id: "replay-caption", class: "caption", "aria-live": "polite" });
+    const button = (label, text, to) => h("button", {
+      type: "button", "aria-label": label, onClick: () => replayTo(to()),
+    }, text);
+    range.addEventListener("input", () => replayTo(Number(range.value)));
+    clear(replayBox).append(
+      h("h2", { id: "replay-h" }, "Replay"),
+      h("div", { class: "replay-controls" },
+        button("First position", "« First", () => 0),
+        button("Previous move", "◀ Prev", () => Math.max(0, replaySeq - 1)),
+        range,
+        button("Next move", "Next ▶", () => Math.min(last, replaySeq + 1)),
+        button("Last position", "Last »", () => last),
+        output),
+      h("figure", null, image, h("figcaption", null, caption)));
+    replayBox.hidden = false;
+    replayBox.onkeydown = (event) => {
+      if (event.target === range) return;
+      if (event.key === "ArrowLeft") replayTo(Math.max(0, replaySeq - 1));
+      else if (event.key === "ArrowRight") replayTo(Math.min(last, replaySeq + 1));
+      else return;
+      event.preventDefault();
+    };
+    replayTo(last);
+  }
+
+  async function replayTo(seq) {
+    if (replayBox.hidden) return;
+    replaySeq = seq;
+    const range = replayBox.querySelector("#replay-seq");
+    const output = replayBox.querySelector("#replay-position");
+    const caption = replayBox.querySelector("#replay-caption");
+    const image = replayBox.querySelector("#replay-board");
+    range.value = String(seq);
+    output.textContent = seq === 0 ? `Start of ${match.version} moves`
+      : `After move ${seq} of ${match.version}`;
+    const entry = log.find((e) => e.seq === seq);
+    caption.textContent = entry ? `${seq}. ${actorName(entry)}: ${game.describe(entry, match)}`
+      : "The starting position.";
+    for (const li of logList.querySelectorAll("li")) {
+      li.classList.toggle("replay-here", Number(li.dataset.seq) === seq);
+    }
+    if (svgMissing) return;
+    try {
+      const blob = await boardSvg(seq);
+      if (replaySeq !== seq) return;
+      if (replayUrl) URL.revokeObjectURL(replayUrl);
+      replayUrl = URL.createObjectURL(blob);
+      image.src = replayUrl;
+      image.alt = `The board ${seq === 0 ? "at the start" : `after move ${seq}`}`;
+      image.dataset.seq = String(seq);
+      image.hidden = false;
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      svgMissing = true;
+      image.hidden = true;
+      caption.after(h("p", { class: "muted" },
+        `Board pictures are not available (${error.message}); the move list shows every move.`));
+    }
+  }
+
+  // ---------------------------------------------------------------- start
+
+  try {
+    await refresh();
+  } catch (error) {
+    if (error.status === 404) {
+      root.append(h("p", { class: "error" }, "No such match, or it is private to its players."));
+      root.setAttribute("aria-busy", "false");
+      return undefined;
+    }
+    throw error;
+  }
+  let after = await loadLog();
+  if (!RUNNING.has(match.status)) {
+    setUpReplay();
+  } else {
+    follow((cursor) => `/api/matches/${id}/events?after=${cursor}&wait=25`, after,
+      async (answer) => {
+        if (answer.moves.length) {
+          log.push(...answer.moves.filter((m) => m.seq > (log.at(-1)?.seq ?? 0)));
+          renderLog();
+        }
+        if (!match || answer.version !== match.version || answer.status !== match.status) {
+          await refresh();
+        }
+        if (!RUNNING.has(answer.status)) return null; // apply() reloads the log and the replay
+        after = answer.next_after;
+        return after;
+      }, signal);
+  }
+  // Deadlines move on even when nothing happens.
+  const timer = setInterval(() => match && renderHead(), 60000);
+  return () => {
+    clearInterval(timer);
+    if (replayUrl) URL.revokeObjectURL(replayUrl);
+  };
+}

@@ -1,0 +1,59 @@
+// A player: current rating per game, and each game's rating history as a chart and a table.
+
+import { allPages, api } from "../api.js";
+import { dateTime, gameName, h, link } from "../dom.js";
+import { ordinal } from "../matchinfo.js";
+import { ratingChart } from "../chart.js";
+
+function historySection(username, rating, changes) {
+  const points = [...changes].reverse().map((c) => ({ at: c.at, rating: c.rating_after }));
+  if (changes.length) points.unshift({ at: changes.at(-1).at, rating: changes.at(-1).rating_before });
+  return h("section", { class: "card", "aria-labelledby": `h-${rating.game}`,
+    dataset: { game: rating.game } },
+  h("h2", { id: `h-${rating.game}` }, gameName(rating.game), " ",
+    h("span", { class: "rating-big" }, String(rating.rating)),
+    rating.provisional ? h("span", { class: "tag", title: "Few games yet: the rating is still uncertain" },
+      "provisional") : null),
+  h("p", { class: "muted" }, `${rating.games_played} rated match${rating.games_played === 1 ? "" : "es"}`
+    + ` · μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)} · `,
+  link(`/leaderboards/${rating.game}`, "leaderboard")),
+  ratingChart(points.length > 1 ? points : [], { label: `${gameName(rating.game)} rating history` }),
+  changes.length ? h("details", null, h("summary", null, "Every change"),
+    h("table", { class: "list" },
+      h("thead", null, h("tr", null, ["When", "Match", "Place", "Before", "After"]
+        .map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", null, changes.map((c) => h("tr", null,
+        h("td", null, dateTime(c.at)),
+        h("td", null, link(`/match/${c.match}`, "replay")),
+        h("td", null, ordinal(c.rank)),
+        h("td", null, String(c.rating_before)),
+        h("td", null, `${c.rating_after} (${c.rating_after >= c.rating_before ? "+" : ""}`
+          + `${c.rating_after - c.rating_before})`)))))) : null);
+}
+
+export async function render(main, [username], ctx) {
+  const { signal } = ctx;
+  const player = await api.get(`/api/players/${encodeURIComponent(username)}`, { signal });
+  const histories = await Promise.all(player.ratings.map((rating) => allPages(
+    `/api/players/${encodeURIComponent(username)}/ratings/${rating.game}/history?limit=200`,
+    1000, signal)));
+  main.append(
+    h("h1", null, player.username, player.is_bot ? h("span", { class: "tag" }, "bot") : null),
+    h("p", { class: "muted" }, player.is_bot
+      ? `${gameName(player.bot_game)} bot, level ${player.bot_level}`
+      : `Playing since ${dateTime(player.date_joined)}`),
+    h("table", { class: "list ratings", id: "ratings" },
+      h("caption", null, "Current ratings"),
+      h("thead", null, h("tr", null, ["Game", "Rating", "Rated matches", ""]
+        .map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", null, player.ratings.length ? player.ratings.map((r) => h("tr", {
+        dataset: { game: r.game },
+      },
+      h("th", { scope: "row" }, gameName(r.game)),
+      h("td", { class: "rating" }, String(r.rating)),
+      h("td", null, String(r.games_played)),
+      h("td", null, r.provisional ? "provisional" : ""))) : h("tr", null,
+        h("td", { colspan: 4, class: "muted" }, "No rated matches yet.")))),
+    player.ratings.map((rating, i) => historySection(username, rating, histories[i])),
+  );
+}
