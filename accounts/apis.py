@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -111,6 +112,9 @@ class PlayerDetailApi(APIView):
         return Response(selectors.player_profile(user=user))
 
 
+GAME_PATH_PARAMETER = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(ENGINES))
+
+
 class HistoryPagination(CursorPagination):
     ordering = ("-at", "-id")
     page_size = 50
@@ -121,9 +125,11 @@ class HistoryPagination(CursorPagination):
 class RatingHistoryApi(APIView):
     pagination_class = HistoryPagination  # so the schema shows the paginated envelope
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(StrictSerializer):
         since = serializers.DateTimeField(required=False)
         until = serializers.DateTimeField(required=False)
+        limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+        cursor = serializers.CharField(required=False)
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -142,9 +148,13 @@ class RatingHistoryApi(APIView):
     @extend_schema(
         operation_id="player_rating_history",
         parameters=[
-            OpenApiParameter("since", str, description="ISO-8601; changes at or after it."),
-            OpenApiParameter("until", str, description="ISO-8601; changes before it."),
-            OpenApiParameter("limit", int, description="Page size, at most 200."),
+            GAME_PATH_PARAMETER,
+            OpenApiParameter("since", OpenApiTypes.DATETIME,
+                             description="ISO-8601; changes at or after it."),
+            OpenApiParameter("until", OpenApiTypes.DATETIME,
+                             description="ISO-8601; changes before it."),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
+                             description="Page size, at most 200."),
             OpenApiParameter("cursor", str, description="From the previous page's `next`."),
         ],
         responses={200: OutputSerializer(many=True), **error_responses(400, 404)},
@@ -155,9 +165,10 @@ class RatingHistoryApi(APIView):
 
             raise UnknownGame(f"No game called {game!r}.")
         user = selectors.player_get(username=username)
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
-        queryset = selectors.rating_history(user=user, game=game, **filters.validated_data)
+        values = {k: v for k, v in filters.validated_data.items() if k in ("since", "until")}
+        queryset = selectors.rating_history(user=user, game=game, **values)
         paginator = HistoryPagination()
         page = paginator.paginate_queryset(queryset, request, view=self)
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
@@ -173,6 +184,10 @@ class LeaderboardPagination(CursorPagination):
 class LeaderboardApi(APIView):
     pagination_class = LeaderboardPagination  # so the schema shows the paginated envelope
 
+    class FilterSerializer(StrictSerializer):
+        limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+        cursor = serializers.CharField(required=False)
+
     class OutputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "LeaderboardEntry"
@@ -185,13 +200,17 @@ class LeaderboardApi(APIView):
         games_played = serializers.IntegerField()
 
     @extend_schema(operation_id="leaderboard",
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("cursor", str)],
+                   parameters=[GAME_PATH_PARAMETER,
+                               OpenApiParameter("limit", {"type": "integer", "minimum": 1,
+                                                          "maximum": 200}),
+                               OpenApiParameter("cursor", str)],
                    responses={200: OutputSerializer(many=True), **error_responses(400, 404)})
     def get(self, request, game: str):
         if game not in ENGINES:
             from games.exceptions import UnknownGame
 
             raise UnknownGame(f"No game called {game!r}.")
+        self.FilterSerializer(data=request.query_params.dict()).is_valid(raise_exception=True)
         paginator = LeaderboardPagination()
         page = paginator.paginate_queryset(selectors.leaderboard(game=game), request, view=self)
         return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)

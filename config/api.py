@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
+from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import pagination, serializers
 from rest_framework.exceptions import NotFound, ParseError
@@ -34,6 +35,19 @@ class StrictSerializer(serializers.Serializer):
 # No request needs deeper nesting (a move is about four levels deep); deeper input would only
 # reach Python's recursion limit somewhere later.
 MAX_JSON_DEPTH = 32
+
+
+class StrictSerializerSchema(OpenApiSerializerExtension):
+    """In the OpenAPI schema a StrictSerializer's object has ``additionalProperties: false``,
+    as the serializer refuses fields it does not declare."""
+
+    target_class = StrictSerializer
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
 
 
 class BoundedJSONParser(JSONParser):

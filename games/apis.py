@@ -38,9 +38,13 @@ class BotListApi(APIView):
 
     @extend_schema(operation_id="bots_list",
                    parameters=[OpenApiParameter("game", str, enum=sorted(ENGINES))],
-                   responses={200: OutputSerializer(many=True), **error_responses()})
+                   responses={200: OutputSerializer(many=True), **error_responses(400)})
     def get(self, request):
         game = request.query_params.get("game")
+        if game is not None and game not in ENGINES:
+            from games.exceptions import UnknownGame
+
+            raise UnknownGame(f"No game called {game!r}.")
         return Response(self.OutputSerializer(selectors.bot_list(game=game), many=True).data)
 
 
@@ -134,7 +138,7 @@ class MatchListCreateApi(APIView):
                              description="mine (default): my seats; open: joinable; all."),
             OpenApiParameter("my_turn", bool),
             OpenApiParameter("cursor", str),
-            OpenApiParameter("limit", int),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100}),
         ],
         responses={200: schemas.MatchSummarySerializer(many=True),
                    **error_responses(400, 404)},
@@ -213,7 +217,11 @@ class MatchMoveApi(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(operation_id="matches_moves_list",
-                   parameters=[OpenApiParameter("after", int), OpenApiParameter("limit", int)],
+                   parameters=[
+                       OpenApiParameter("after", {"type": "integer", "minimum": 0}),
+                       OpenApiParameter("limit", {"type": "integer", "minimum": 1,
+                                                  "maximum": 500}),
+                   ],
                    responses={200: schemas.MoveLogSerializer, **error_responses(400, 404)})
     def get(self, request, match_id):
         filters = self.LogFilterSerializer(data=request.query_params.dict())
