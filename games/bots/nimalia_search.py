@@ -1,0 +1,194 @@
+"""Nimalia level 3: plays out the rest of the round for its best candidate placements.
+
+The bot cannot see the other hands, so it samples them (determinisation) from the cards it has
+not seen: not in its hand and not visible in any reserve. For each sample and each candidate it
+plays the draft to the end of the round: the candidate now, then every seat (itself included)
+places greedily from the hands that reach it, passing as the round card says. It scores the
+final reserves (this round's objectives exactly, comparisons included, plus later scorings
+at a discount) and picks the candidate with the best average lead over the best opponent.
+The work is bounded by a count of reserve evaluations, so the choice depends only on the view
+and the rng; the wall clock is only a safety net.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.bots import nimalia_fast as fast
+from games.bots.nimalia_core import (
+    UNDO,
+    Placement,
+    Position,
+    as_move,
+    best_of,
+    must_undo,
+    objective_weights,
+)
+from games.engines.nimalia.cards import CARD_IDS, ROTATIONS
+
+Move = tuple[int, int, int]  # card, anchor bit, rotation (on the seat's own board)
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    later_weight: float = 0.5      # each later scoring of an objective, as in level 2
+    candidates: int = 8            # best placements by immediate value that get played out
+    per_card: int = 2              # ... and at least this many for every card in hand
+    samples: int = 12              # determinisations (hidden hands) per candidate at most
+    opponent_weight: float = 1.0   # how much the best opponent's final value counts against
+    budget: int = 4_000            # reserve evaluations per move (deterministic)
+    seconds: float = 2.0           # wall-clock safety net
+    first_turn: bool = True        # search on the first turn of a round too
+
+
+DEFAULT_CONFIG = SearchConfig()
+
+
+class _Planner:
+    """One decision: the position, the weights and the memo of greedy choices."""
+
+    def __init__(self, position: Position, config: SearchConfig) -> None:
+        self.position = position
+        self.config = config
+        self.evaluate = fast.Evaluator(objective_weights(position, config.later_weight))
+        self.seat = position.seat
+        self.players = position.players
+        self.step = -1 if position.pass_direction == "right" else 1
+        self.frames = [fast.Frame(grid) for grid in position.grids]
+        self.boards = [frame.board(grid) for frame, grid in zip(self.frames, position.grids,
+                                                                 strict=True)]
+        self.first = [frame.bit(0, 0) for frame in self.frames]
+        self.evaluations = 0
+        self._greedy: dict[tuple[int, tuple[Move, ...], tuple[int, ...]], Move] = {}
+
+    # ----------------------------------------------------------------- values
+
+    def value(self, board: fast.Board, seat: int, boards: Sequence[fast.Board]) -> float:
+        self.evaluations += 1
+        return self.evaluate(board, seat, boards)
+
+    def greedy(self, seat: int, placed: tuple[Move, ...], board: fast.Board,
+               hand: tuple[int, ...]) -> Move:
+        """The greedy placement of ``seat`` (comparisons against the reserves as they are now)."""
+        key = (seat, placed, hand)
+        found = self._greedy.get(key)
+        if found is not None:
+            return found
+        boards = self.boards
+        best: Move | None = None
+        best_value = float("-inf")
+        for anchor in fast.anchors(board, self.first[seat]):
+            for card in hand:
+                for rotation in ROTATIONS:
+                    value = self.value(fast.place(board, card, rotation, anchor), seat, boards)
+                    if value > best_value:
+                        best, best_value = (card, anchor, rotation), value
+        assert best is not None
+        self._greedy[key] = best
+        return best
+
+    # ----------------------------------------------------------------- play-outs
+
+    def sample_hands(self, rng: random.Random) -> list[tuple[int, ...]]:
+        """Hidden hands for the other seats, drawn from the cards this seat has not seen."""
+        position = self.position
+        unseen = [card for card in CARD_IDS if card not in position.visible_cards]
+        rng.shuffle(unseen)
+        hands: list[tuple[int, ...]] = []
+        for seat in range(self.players):
+            if seat == self.seat:
+                hands.append(position.hand)
+                continue
+            size = position.hand_sizes[seat]
+            hands.append(tuple(sorted(unseen[:size])))
+            del unseen[:size]
+        return hands
+
+    def play_out(self, candidate: Move, hands: Sequence[tuple[int, ...]]) -> float:
+        """Play the round out from ``candidate``; this seat's lead in final value."""
+        position = self.position
+        boards = list(self.boards)
+        placed: list[tuple[Move, ...]] = [() for _ in range(self.players)]
+        hands = list(hands)
+        for turn in range(position.turn, 4):
+            for seat in range(self.players):
+                if seat == self.seat and turn == position.turn:
+                    choice = candidate
+                else:
+                    choice = self.greedy(seat, placed[seat], boards[seat], hands[seat])
+                card, anchor, rotation = choice
+                boards[seat] = fast.place(boards[seat], card, rotation, anchor)
+                placed[seat] = (*placed[seat], choice)
+                hands[seat] = tuple(c for c in hands[seat] if c != card)
+            if turn < 3:
+                passed: list[tuple[int, ...]] = [() for _ in range(self.players)]
+                for seat in range(self.players):
+                    passed[(seat + self.step) % self.players] = hands[seat]
+                hands = passed
+        mine = self.value(boards[self.seat], self.seat, boards)
+        if self.players == 1:
+            return mine
+        best_other = max(self.value(boards[seat], seat, boards)
+                         for seat in range(self.players) if seat != self.seat)
+        return mine - self.config.opponent_weight * best_other
+
+    # ----------------------------------------------------------------- the decision
+
+    def candidates(self, scored: list[tuple[float, Placement]]) -> list[Placement]:
+        ranked = sorted(scored, key=lambda item: (-item[0], item[1]))
+        chosen = [p for _, p in ranked[:self.config.candidates]]
+        for card in self.position.cards:
+            for _, p in [item for item in ranked if item[1][0] == card][:self.config.per_card]:
+                if p not in chosen:
+                    chosen.append(p)
+        return chosen
+
+    def move(self, placement: Placement) -> Move:
+        card, row, col, rotation = placement
+        return card, self.frames[self.seat].bit(row, col), rotation
+
+    def choose(self, rng: random.Random, deadline: float) -> Placement:
+        position = self.position
+        board = self.boards[self.seat]
+        scored = []
+        for placement in position.placements():
+            card, anchor, rotation = self.move(placement)
+            scored.append((self.value(fast.place(board, card, rotation, anchor), self.seat,
+                                      self.boards), placement))
+        if position.turn >= 3 or len(scored) == 1 or (
+                position.turn == 1 and not self.config.first_turn):
+            return best_of(scored, rng)
+        candidates = self.candidates(scored)
+        totals = dict.fromkeys(candidates, 0.0)
+        complete = 0
+        for _ in range(self.config.samples):
+            hands = self.sample_hands(rng)
+            values = {}
+            for candidate in candidates:
+                values[candidate] = self.play_out(self.move(candidate), hands)
+                if time.perf_counter() > deadline:
+                    break  # the safety net: keep only the samples played out in full
+            if len(values) < len(candidates):
+                break
+            for candidate, value in values.items():
+                totals[candidate] += value
+            complete += 1
+            if self.evaluations >= self.config.budget or time.perf_counter() > deadline:
+                break
+        if not complete:
+            return best_of(scored, rng)
+        return best_of(((value, p) for p, value in totals.items()), rng)
+
+
+def search_policy(view: dict[str, Any], seat: int, rng: random.Random,
+                  config: SearchConfig = DEFAULT_CONFIG) -> dict[str, Any]:
+    """Level 3: the candidate placement with the best average lead at the end of the round."""
+    deadline = time.perf_counter() + 0.8 * config.seconds
+    if must_undo(view):
+        return dict(UNDO)
+    position = Position.from_view(view, seat)
+    return as_move(_Planner(position, config).choose(rng, deadline))
