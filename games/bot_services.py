@@ -7,9 +7,9 @@ from uuid import UUID
 from django.db import transaction
 
 from accounts.models import User
-from games.bots import DESCRIPTIONS, choose_move
+from games.bots import DESCRIPTIONS, choose_move, needs_history
 from games.engines import ENGINES, get_engine
-from games.engines.base import EngineError, apply_checked, seeded_rng
+from games.engines.base import EngineError, apply_checked, events_for, seeded_rng
 from games.models import Match, Move, Seat
 from games.selectors import match_seats, seat_bot_level
 from games.services import _transition_record
@@ -41,11 +41,17 @@ def bot_accounts_ensure() -> list[User]:
 
 
 def _choose(match: Match, seat: Seat, level: int, label: object) -> dict:
-    """The bot's move from its own view only; reproducible from the seed and ``label``."""
+    """The bot's move from its own view (and, for bots that remember, the events its seat was
+    shown); reproducible from the seed and ``label``."""
     engine = get_engine(match.game)
     state = engine.load(match.state)
     rng = seeded_rng(match.seed, "bot", label, seat.index)
-    return choose_move(match.game, engine.view(state, seat.index), seat.index, level, rng)
+    history: list[dict] = []
+    if needs_history(match.game, level):
+        for events in match.moves.order_by("seq").values_list("events", flat=True):
+            history.extend(events_for(events, seat.index))
+    return choose_move(match.game, engine.view(state, seat.index), seat.index, level, rng,
+                       history=history)
 
 
 def match_bot_move_play(*, match_id: UUID | str, expected_version: int, seat: int) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 
 from games.bots import choose_move
 from games.engines import get_engine
-from games.engines.base import apply_checked, seats_to_act, seeded_rng
+from games.engines.base import apply_checked, events_for, seats_to_act, seeded_rng
 
 MAX_STEPS = 20_000
 
@@ -62,20 +62,32 @@ def play_match(game: str, levels: Mapping[int, int], seed: str,
     """Play one engine-only match; ``levels[seat]`` is the bot level in each seat."""
     engine = get_engine(game)
     state = engine.initial_state(num_players=len(levels), config=config or {}, seed=seed)
+    # What each seat has been shown so far, for bots that remember.
+    histories: dict[int, list[dict[str, Any]]] = {seat: [] for seat in levels}
+
+    def record(events) -> None:
+        for seat, history in histories.items():
+            history.extend(events_for(events, seat))
+
     for step in range(MAX_STEPS):
         if engine.outcome(state) is not None:
             return engine.outcome(state)
         if not engine.actors(state):
-            state = engine.system_step(state).state
+            transition = engine.system_step(state)
+            record(transition.events)
+            state = transition.state
             continue
         actors = sorted(seats_to_act(engine, state))
         seat = actors[step % len(actors)]
         rng = seeded_rng(seed, "bot", step, seat)
         started = time.perf_counter()
-        move = choose_move(game, engine.view(state, seat), seat, levels[seat], rng)
+        move = choose_move(game, engine.view(state, seat), seat, levels[seat], rng,
+                           history=histories[seat])
         if on_think is not None:
             on_think(levels[seat], time.perf_counter() - started)
-        state = apply_checked(engine, state, seat, engine.parse_move(move)).state
+        transition = apply_checked(engine, state, seat, engine.parse_move(move))
+        record(transition.events)
+        state = transition.state
     raise RuntimeError(f"{game} match {seed} did not end within {MAX_STEPS} steps")
 
 

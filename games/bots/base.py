@@ -10,6 +10,16 @@ from typing import Any
 # bot never sees hidden cards or the seed) and the move is the game's JSON move.
 Policy = Callable[[dict[str, Any], int, random.Random], dict[str, Any]]
 
+# A policy that remembers what its seat has seen sets ``policy.uses_history = True`` and is then
+# called as ``policy(view, seat, rng, history=events)``: every event of the match so far that
+# the seat was shown (``engine.base.events_for``), oldest first. That is what a person at the
+# table could remember, and no more.
+HISTORY_ATTRIBUTE = "uses_history"
+
+
+def uses_history(policy: Policy) -> bool:
+    return bool(getattr(policy, HISTORY_ATTRIBUTE, False))
+
 DESCRIPTIONS: dict[int, str] = {
     1: "Plays uniformly at random among the legal moves.",
     2: "Greedy: picks the move a casual player would find best right now.",
