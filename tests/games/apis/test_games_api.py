@@ -3,6 +3,7 @@
 import pytest
 
 from games.engines import ENGINES
+from tests.factories import BotFactory
 from tests.games.matchplay import assert_error
 
 pytestmark = pytest.mark.django_db
@@ -30,3 +31,21 @@ def test_games_lists_every_engine_with_its_options(client_for, alice):
 
 def test_games_need_credentials(api_client):
     assert_error(api_client.get("/api/games"), 401, "not_authenticated")
+
+
+def test_bots_lists_the_bot_accounts_with_a_policy(client_for, alice):
+    BotFactory(bot_game="nibble", bot_level=1, bot_description="Random.")
+    BotFactory(bot_game="nimble", bot_level=2)
+    client = client_for(alice)
+    response = client.get("/api/bots")
+    assert response.status_code == 200
+    bots = response.json()
+    assert [(b["username"], b["game"], b["level"]) for b in bots] == [
+        ("nibble-bot-1", "nibble", 1), ("nimble-bot-2", "nimble", 2)]
+    assert bots[0]["rating"] is None and bots[0]["provisional"] is True
+    only = client.get("/api/bots?game=nimble").json()
+    assert [b["username"] for b in only] == ["nimble-bot-2"]
+
+
+def test_bots_refuses_an_unknown_game(client_for, alice):
+    assert_error(client_for(alice).get("/api/bots?game=chess"), 400, "unknown_game")
