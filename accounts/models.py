@@ -2,6 +2,7 @@
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class User(AbstractUser):
@@ -13,6 +14,8 @@ class User(AbstractUser):
 
     class Meta:
         constraints = [
+            # "Ada" and "ada" are the same player, even when both register at the same moment.
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci"),
             models.UniqueConstraint(
                 fields=["bot_game", "bot_level"],
                 condition=models.Q(is_bot=True),
