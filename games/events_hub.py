@@ -5,11 +5,20 @@ Only "something changed" travels through the hub, never game data: what a client
 always read again through the selectors, redacted for that client. With Redis configured
 (EVENTS_REDIS_URL, or a redis:// CELERY_BROKER_URL) messages go through Redis pub/sub, so any
 process may wake any waiting client; without it waiting clients poll the database.
+
+Waiting side: an ASGI server process keeps ONE Redis connection, pattern-subscribed to every
+channel (``shared_hub``), and wakes the coroutines waiting on the channel a message names; a
+waiting request costs an ``asyncio.Event``, not a thread. ``listen(channel)`` is the entry
+point for views.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import weakref
+from collections.abc import AsyncIterator, Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from functools import lru_cache
 
 from django.conf import settings
@@ -50,3 +59,220 @@ def publish(*channels: str) -> None:
             pipe.execute()
     except Exception:  # noqa: BLE001 - the broker being down must not fail a move
         logger.warning("could not publish wake-ups on %s", channels, exc_info=True)
+
+
+# --------------------------------------------------------------------------- the waiting side
+
+# Silence on the pub/sub connection for this long sends a PING; no answer at all for three
+# times as long counts as a dead connection (a half-open TCP connection never errors by itself).
+HEARTBEAT_SECONDS = 10.0
+HUB_PING = b"boardpost-hub"
+
+
+class Subscription:
+    """One waiting request's interest in one channel. ``rearm()`` before each read of the
+    database, then ``wait()``: a wake-up that arrives while the read runs is not lost."""
+
+    def __init__(self, hub: Hub | None, channel: str) -> None:
+        self.hub = hub
+        self.channel = channel
+        self._event = asyncio.Event()
+
+    def rearm(self) -> None:
+        self._event.clear()
+
+    def wake(self) -> None:
+        self._event.set()
+
+    async def wait(self, timeout: float) -> bool:
+        """Until a wake-up for the channel or ``timeout`` seconds, whichever comes first; True
+        when woken. While no hub is live (no Redis configured, or its connection is down) the
+        wait lasts at most EVENTS_POLL_SECONDS, so the caller polls the database instead."""
+        if self.hub is None or not self.hub.live:
+            timeout = min(timeout, settings.EVENTS_POLL_SECONDS)
+        if self._event.is_set():
+            return True
+        if timeout <= 0:
+            return False
+        try:
+            async with asyncio.timeout(timeout):
+                await self._event.wait()
+        except TimeoutError:
+            return False
+        return True
+
+
+class Hub:
+    """Redis pub/sub wake-ups dispatched to the requests waiting in one event loop.
+
+    A hub holds ONE Redis connection, subscribed to ``patterns`` (the shared hub of a server
+    process: every ``boardpost:*`` channel) or to ``channels`` (a private hub for one request),
+    and wakes the subscriptions registered for the channel a message names. It starts lazily,
+    reconnects with back-off when Redis fails, and wakes every waiter whenever its connection is
+    lost or (re)subscribed, because wake-ups may have been missed in between: a waiter then reads
+    the database again and, while the hub is down, polls it."""
+
+    def __init__(self, url: str, *, patterns: Iterable[str] = (), channels: Iterable[str] = ()):
+        self.url = url
+        self.patterns = tuple(patterns)
+        self.channels = tuple(channels)
+        if not (self.patterns or self.channels):
+            raise ValueError("a hub needs patterns or channels")
+        self.live = False
+        self.connects = 0  # successful (re)subscriptions, for tests and diagnostics
+        self._failures = 0  # consecutive failed connections, for the back-off
+        self._waiters: dict[str, set[Subscription]] = {}
+        self._task: asyncio.Task | None = None
+
+    # -- waiters
+
+    @contextmanager
+    def subscription(self, channel: str) -> Iterator[Subscription]:
+        self.start()
+        subscription = Subscription(self, channel)
+        self._waiters.setdefault(channel, set()).add(subscription)
+        try:
+            yield subscription
+        finally:
+            waiters = self._waiters.get(channel)
+            if waiters is not None:
+                waiters.discard(subscription)
+                if not waiters:
+                    del self._waiters[channel]
+
+    def waiting(self) -> int:
+        return sum(len(waiters) for waiters in self._waiters.values())
+
+    def _dispatch(self, channel: bytes | str) -> None:
+        if isinstance(channel, bytes):
+            channel = channel.decode("utf-8", "replace")
+        for subscription in self._waiters.get(channel, ()):
+            subscription.wake()
+
+    def _wake_all(self) -> None:
+        for waiters in self._waiters.values():
+            for subscription in waiters:
+                subscription.wake()
+
+    def _set_live(self, live: bool) -> None:
+        changed = live != self.live
+        self.live = live
+        if changed or live:
+            self._wake_all()
+
+    # -- the connection
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                                name="boardpost-events-hub")
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with suppress(asyncio.CancelledError):
+                await task
+        self._set_live(False)
+
+    async def __aenter__(self) -> Hub:
+        self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._listen()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any failure: wait, then reconnect
+                if not self._failures:
+                    logger.warning("events hub: Redis pub/sub failed (%s); waiting clients poll "
+                                   "the database until it is back", exc)
+                self._failures += 1
+            finally:
+                self._set_live(False)
+            await asyncio.sleep(min(0.1 * 2 ** max(self._failures - 1, 0), 5.0))
+
+    async def _listen(self) -> None:
+        import redis.asyncio as aioredis
+
+        loop = asyncio.get_running_loop()
+        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5,
+                                         socket_keepalive=True)
+        pubsub = client.pubsub()
+        try:
+            if self.patterns:
+                await pubsub.psubscribe(*self.patterns)
+            if self.channels:
+                await pubsub.subscribe(*self.channels)
+            last_seen = last_ping = loop.time()
+            while True:
+                message = await pubsub.get_message(timeout=1.0)
+                now = loop.time()
+                if message is None:
+                    if now - last_seen > 3 * HEARTBEAT_SECONDS:
+                        raise ConnectionError("no answer from Redis")
+                    if now - max(last_seen, last_ping) > HEARTBEAT_SECONDS:
+                        last_ping = now
+                        await pubsub.ping(HUB_PING)
+                    continue
+                last_seen = now
+                kind = message["type"]
+                if kind in ("pmessage", "message"):
+                    self._dispatch(message["channel"])
+                elif kind in ("psubscribe", "subscribe"):
+                    # The first confirmation, or a resubscription after redis-py reconnected
+                    # on its own: either way wake-ups may have been missed before it.
+                    if self._failures:
+                        logger.info("events hub: Redis pub/sub is back")
+                    self.connects += 1
+                    self._failures = 0
+                    self._set_live(True)
+        finally:
+            with suppress(Exception):
+                await pubsub.aclose()
+            with suppress(Exception):
+                await client.aclose()
+
+
+# Each event loop gets its own shared hub (a server process runs one loop).
+_shared_hubs: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Hub] = (
+    weakref.WeakKeyDictionary())
+
+
+def shared_hub() -> Hub | None:
+    """This event loop's hub over every channel, or None without Redis (waiters poll)."""
+    url = settings.EVENTS_REDIS_URL
+    if not url:
+        return None
+    loop = asyncio.get_running_loop()
+    hub = _shared_hubs.get(loop)
+    if hub is None or hub.url != url:
+        hub = _shared_hubs[loop] = Hub(url, patterns=[PREFIX + "*"])
+    hub.start()
+    return hub
+
+
+@asynccontextmanager
+async def listen(channel: str, *, shared: bool = True) -> AsyncIterator[Subscription]:
+    """Wake-ups for ``channel`` while the block runs.
+
+    ``shared``: through the process's hub; an ASGI server's long-lived event loop. Otherwise
+    (an async view under WSGI runs in an event loop of its own per request) through a private
+    hub subscribed to this channel alone and closed at the end."""
+    url = settings.EVENTS_REDIS_URL
+    if not url:
+        yield Subscription(None, channel)
+    elif shared:
+        hub = shared_hub()
+        assert hub is not None
+        with hub.subscription(channel) as subscription:
+            yield subscription
+    else:
+        async with Hub(url, channels=[channel]) as hub:
+            with hub.subscription(channel) as subscription:
+                yield subscription
