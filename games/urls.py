@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis
+from games import apis, longpoll
 
 app_name = "games"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/join", apis.MatchJoinApi.as_view(), name="join"),
     path("matches/<uuid:match_id>/decline", apis.MatchDeclineApi.as_view(), name="decline"),
     path("matches/<uuid:match_id>/moves", apis.MatchMoveApi.as_view(), name="moves"),
+    path("matches/<uuid:match_id>/events", longpoll.match_events, name="match-events"),
     path("matches/<uuid:match_id>/moves/preview", apis.MatchMovePreviewApi.as_view(),
          name="preview"),
     path("matches/<uuid:match_id>/resign", apis.MatchResignApi.as_view(), name="resign"),
@@ -19,5 +20,6 @@ urlpatterns = [
     path("matches/<uuid:match_id>/board.svg",
          __import__("games.board_svg").board_svg.MatchBoardSvgApi.as_view(), name="board-svg"),
     path("me/inbox", apis.InboxApi.as_view(), name="inbox"),
+    path("me/events", longpoll.user_events, name="user-events"),
     path("me/invitations", apis.InvitationListApi.as_view(), name="invitations"),
 ]
