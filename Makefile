@@ -44,3 +44,12 @@ bench-sweep: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache var
+
+## make bench-longpoll: 1,000 simultaneous long-poll clients under uvicorn, woken by one move
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/0
+.PHONY: bench-longpoll
+bench-longpoll: $(STAMP)
+	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DATABASE_URL) EVENTS_REDIS_URL=$(BENCH_REDIS_URL) \
+	  $(BIN)/python manage.py bench_longpoll --clients 1000
