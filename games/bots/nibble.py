@@ -61,6 +61,9 @@ def level1(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any
 # --------------------------------------------------------------------------- level 2
 
 
+BLOCKS_SEVENS = NINE - SEVEN  # an opponent holding more than this many blocks three sevens
+
+
 def _triples(order: Sequence[int]) -> list[tuple[int, int, int]]:
     return [(order[k], order[k + 1], order[k + 2]) for k in range(COLORS - 2)]
 
@@ -74,7 +77,7 @@ def greedy_gain(mine: Sequence[int], theirs: Sequence[int], order: Sequence[int]
     if instant_win(after, order):
         return 1000.0
     if o >= MAJORITY:
-        gain = 0.2 * taken  # the colour is lost; the discs only block nothing
+        gain = 0.2 * taken  # the colour is lost; its discs count for little
     elif m >= MAJORITY:
         gain = 0.3 * taken  # the majority is already ours
     else:
@@ -86,13 +89,10 @@ def greedy_gain(mine: Sequence[int], theirs: Sequence[int], order: Sequence[int]
     if o == 0 and m + taken >= 6:
         gain += 0.5 * (m + taken - 5)  # heading for all nine
     for triple in _triples(order):
-        if colour in triple and all(theirs[c] <= PER_COLOR_LEFT for c in triple):
+        if colour in triple and all(theirs[c] <= BLOCKS_SEVENS for c in triple):
             if m < SEVEN:
                 gain += 0.2 * min(taken, SEVEN - m)
     return gain
-
-
-PER_COLOR_LEFT = NINE - SEVEN  # an opponent holding more than this blocks three sevens
 
 
 def level2(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
@@ -130,7 +130,8 @@ def level2(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any
 
 
 def _replies(board: Sequence[int], discs: int) -> list[Take]:
-    """The opponent's biggest take of each colour (a casual player's look ahead)."""
+    """The opponent's biggest take of each colour, for a casual player's look ahead: all its
+    takeable discs, as if they could always be taken together."""
     out: list[Take] = []
     for colour, cells in takes_by_colour(board, discs).items():
         out.append((colour, tuple(cells), 0))

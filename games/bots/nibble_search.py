@@ -332,7 +332,10 @@ class Searcher:
     """Negamax alpha-beta with iterative deepening on a mutable position.
 
     ``counts[seat]`` are the collections, ``to_move`` the seat to play. Scores are from the point
-    of view of the player to move; a win is worth ``WIN`` minus the plies it takes.
+    of view of the player to move; a win is worth ``WIN`` less the plies it takes. Every node
+    first looks for a take that wins at once (so a leaf is never scored while an instant win is
+    on offer), then for a transposition-table entry. A searcher serves one :meth:`choose`: a
+    search cut short by its budget leaves the position as it was at the cut.
     """
 
     def __init__(self, board: Sequence[int], counts: Sequence[Sequence[int]], to_move: int,
@@ -492,14 +495,15 @@ class Searcher:
         grouped = takes_by_colour(self.board, self.discs)
         win = self.winning_take(grouped)
         if win is not None:
-            return win, {"depth": 0, "score": WIN, "nodes": 0}
+            return win, {"depth": 0, "score": WIN, "nodes": 0, "seconds": 0.0}
         takes = []
         for colour, cells in grouped.items():
             takes.extend(colour_takes(colour, cells, self.discs, ROOT_SUBSETS))
         rng.shuffle(takes)
         takes = self.ordered(takes, None)
         if len(takes) == 1:
-            return takes[0], {"depth": 0, "score": 0.0, "nodes": 0}
+            return takes[0], {"depth": 0, "score": 0.0, "nodes": 0, "seconds": 0.0}
+        discs_left = bin(self.discs).count("1")
         best_take, best_score, reached = takes[0], -2 * WIN, 0
         for depth in range(1, max_depth + 1):
             try:
@@ -511,16 +515,11 @@ class Searcher:
             takes = [take for _, take in scored]
             best_score, best_take = scored[0]
             reached = depth
-            if abs(best_score) >= WIN - 100:
-                break
-            if not self.discs_left_beyond(depth):
-                break
+            if abs(best_score) >= WIN - 100 or depth >= discs_left:
+                break  # the result is known, or the search reaches the end of the game
         stats = {"depth": reached, "score": best_score, "nodes": self.nodes,
                  "seconds": time.perf_counter() - started}
         return best_take, stats
-
-    def discs_left_beyond(self, depth: int) -> bool:
-        return bin(self.discs).count("1") > depth
 
     def _root(self, takes: list[Take], depth: int) -> list[tuple[float, Take]]:
         alpha = -2 * WIN
