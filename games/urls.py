@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis, longpoll
+from games import apis, board_svg, longpoll
 
 app_name = "games"
 
@@ -17,8 +17,8 @@ urlpatterns = [
          name="preview"),
     path("matches/<uuid:match_id>/resign", apis.MatchResignApi.as_view(), name="resign"),
     path("matches/<uuid:match_id>/abort", apis.MatchAbortApi.as_view(), name="abort"),
-    path("matches/<uuid:match_id>/board.svg",
-         __import__("games.board_svg").board_svg.MatchBoardSvgApi.as_view(), name="board-svg"),
+    path("matches/<uuid:match_id>/board.svg", board_svg.MatchBoardSvgApi.as_view(),
+         name="board-svg"),
     path("me/inbox", apis.InboxApi.as_view(), name="inbox"),
     path("me/events", longpoll.user_events, name="user-events"),
     path("me/invitations", apis.InvitationListApi.as_view(), name="invitations"),
