@@ -13,13 +13,16 @@ class PlayerRateThrottle(UserRateThrottle):
     through regardless, so a busy client can never be locked out of its own turn."""
 
     def allow_request(self, request: Any, view: Any) -> bool:
+        if super().allow_request(request, view):
+            return True
+        # Over budget: only now is it worth asking whether the caller must act in this match.
         if getattr(view, "throttle_exempt_actor", False) and request.user.is_authenticated:
             from games.models import Seat
 
             match_id = view.kwargs.get("match_id")
-            if Seat.objects.filter(match_id=match_id, user=request.user, to_act=True).exists():
-                return True
-        return super().allow_request(request, view)
+            return Seat.objects.filter(match_id=match_id, user=request.user,
+                                       to_act=True).exists()
+        return False
 
 
 __all__ = ["AnonRateThrottle", "PlayerRateThrottle", "ScopedRateThrottle"]
