@@ -83,7 +83,11 @@ export async function request(method, path, options = {}) {
     session.clear();
     listeners.forEach((listener) => listener());
   }
-  if (response.status >= 400) throw new ApiError(response.status, data);
+  if (response.status >= 400) {
+    const error = new ApiError(response.status, data);
+    error.retryAfter = Number(response.headers.get("Retry-After")) || null;
+    throw error;
+  }
   return { status: response.status, data, headers: response.headers };
 }
 
@@ -126,23 +130,35 @@ export const sleep = (ms, signal) => new Promise((resolve, reject) => {
 });
 
 /**
- * Follow a long-poll endpoint until `signal` aborts: GET `makePath(after)`, hand the answer to
- * `onAnswer` (which returns the next `after`, or null to stop), retry with backoff on errors.
+ * Follow a long-poll endpoint until `signal` aborts: GET `makePath(after)` (a path asking the
+ * server to wait `waitSeconds`), hand the answer to `onAnswer` (which returns the next `after`,
+ * or null to stop), retry with back-off on errors. A request the server has not answered
+ * `graceSeconds` after its wait is given up and sent again (a proxy or server may drop it).
  */
-export async function follow(makePath, after, onAnswer, signal) {
+export async function follow(makePath, after, onAnswer, signal,
+  { waitSeconds = 25, graceSeconds = 10 } = {}) {
   let delay = 500;
   while (!signal.aborted) {
+    const attempt = new AbortController();
+    const stop = () => attempt.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    const timer = setTimeout(stop, (waitSeconds + graceSeconds) * 1000);
     try {
-      const answer = await api.get(makePath(after), { signal });
+      const answer = await api.get(makePath(after, waitSeconds), { signal: attempt.signal });
       delay = 500;
       const next = await onAnswer(answer);
       if (next === null || next === undefined) return;
       after = next;
     } catch (error) {
-      if (error.name === "AbortError" || signal.aborted) return;
+      if (signal.aborted) return;
+      if (error.name === "AbortError") continue; // no answer in time: ask again at once
       if (error.status === 401 || error.status === 404) return;
-      await sleep(delay, signal).catch(() => {});
+      const wait = error.status === 429 ? Math.max(delay, (error.retryAfter || 1) * 1000) : delay;
+      await sleep(wait, signal).catch(() => {});
       delay = Math.min(delay * 2, 15000);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", stop);
     }
   }
 }

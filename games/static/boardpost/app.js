@@ -58,7 +58,7 @@ export const feed = {
     }
     sessionStorage.setItem(key, String(after));
     this.emit([]);
-    await follow((cursor) => `/api/me/events?after=${cursor}&wait=25`, after, (answer) => {
+    await follow((cursor, wait) => `/api/me/events?after=${cursor}&wait=${wait}`, after, (answer) => {
       if (answer.events.length) {
         this.remember(answer.events);
         sessionStorage.setItem(key, String(answer.next_after));

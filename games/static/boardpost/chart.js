@@ -6,10 +6,9 @@ const W = 640;
 const H = 220;
 const PAD = { top: 16, right: 16, bottom: 28, left: 48 };
 
-/** points: [{at, rating}], oldest first. */
+/** points: [{at, rating}], oldest first; spaced evenly, one step per rated match. */
 export function ratingChart(points, { label }) {
   if (!points.length) return h("p", { class: "muted" }, "No rated matches yet.");
-  const times = points.map((p) => new Date(p.at).getTime());
   const values = points.map((p) => p.rating);
   let low = Math.min(...values);
   let high = Math.max(...values);
@@ -18,26 +17,25 @@ export function ratingChart(points, { label }) {
     low = mid - 20;
     high = mid + 20;
   }
-  const first = times[0];
-  const last = times.at(-1);
-  const x = (i) => PAD.left + (points.length === 1 ? (W - PAD.left - PAD.right) / 2
-    : ((times[i] - first) / Math.max(1, last - first)) * (W - PAD.left - PAD.right));
+  const span = W - PAD.left - PAD.right;
+  const x = (i) => PAD.left + (points.length === 1 ? span / 2 : (i / (points.length - 1)) * span);
   const y = (v) => PAD.top + (1 - (v - low) / (high - low)) * (H - PAD.top - PAD.bottom);
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`)
     .join(" ");
   const ticks = [low, (low + high) / 2, high].map(Math.round);
-  const svg = s("svg", {
+  return s("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-    "aria-label": `${label}: from ${values[0]} to ${values.at(-1)} over ${points.length} rated matches`,
+    "aria-label": `${label}: from ${values[0]} to ${values.at(-1)} over ${points.length - 1} `
+      + "rated matches",
   },
   ticks.map((t) => s("g", { class: "tick" },
     s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(t), y2: y(t) }),
     s("text", { x: PAD.left - 6, y: y(t) + 4, "text-anchor": "end" }, String(t)))),
-  s("text", { x: PAD.left, y: H - 8, class: "axis" }, dateTime(points[0].at)),
+  s("text", { x: PAD.left, y: H - 8, class: "axis" }, `start · ${dateTime(points[0].at)}`),
   s("text", { x: W - PAD.right, y: H - 8, "text-anchor": "end", class: "axis" },
-    dateTime(points.at(-1).at)),
+    `after match ${points.length - 1} · ${dateTime(points.at(-1).at)}`),
   s("path", { d: path, class: "line" }),
   points.map((p, i) => s("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "dot" },
-    s("title", null, `${dateTime(p.at)}: ${p.rating}`))));
-  return svg;
+    s("title", null, i ? `After match ${i} (${dateTime(p.at)}): ${p.rating}`
+      : `Before the first rated match: ${p.rating}`))));
 }

@@ -52,6 +52,12 @@ export function clear(node) {
   return node;
 }
 
+/** Append children (nested arrays flattened, null skipped), unlike Element.append. */
+export function put(node, ...children) {
+  append(node, children);
+  return node;
+}
+
 /** A link the router follows without reloading the page. */
 export function link(href, ...children) {
   return h("a", { href, "data-link": true }, ...children);
@@ -88,7 +94,8 @@ export function relative(iso, now = Date.now()) {
   if (!iso) return "";
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   const abs = Math.abs(seconds);
-  if (abs < 60) return seconds >= 0 ? "in under a minute" : "just now";
+  // A few seconds ahead is clock skew between the server and this machine, not the future.
+  if (abs < 60) return seconds > 5 ? "in under a minute" : "just now";
   const parts = [];
   let rest = abs;
   for (const [unit, size] of UNITS) {

@@ -334,12 +334,13 @@ export function render(container, match, ui) {
     const waiting = view.placed[you] ? "Placed. You can take it back until everyone has placed."
       : canPlace ? "Pick a card, turn it, then click the square for its top-left corner (dots mark them)."
         : view.phase === "scoring" ? "The round is being scored." : "";
+    const over = view.phase === "finished";
     mine = h("section", { class: "nimalia-me", "aria-labelledby": "my-reserve-h" },
       h("h3", { id: "my-reserve-h" }, "Your reserve ",
         h("span", { class: "muted" }, `· ${view.scores.totals[you]} points`)),
-      h("p", { class: "hint" }, waiting),
+      over ? null : h("p", { class: "hint" }, waiting),
       grid,
-      h("h3", null, "Your hand"), handList, controls);
+      over ? null : [h("h3", null, "Your hand"), handList, controls]);
     container.onkeydown = (event) => {
       if (!canPlace || event.target.closest("input, select, textarea")) return;
       if (event.key === "r" || event.key === "R") {

@@ -1,7 +1,7 @@
 // The lobby: create a match in any game with its options and seats, or join an open seat.
 
 import { api } from "../api.js";
-import { clear, gameName, h, link, notice, timeTag, turnSecondsText } from "../dom.js";
+import { clear, gameName, h, link, notice, put, timeTag, turnSecondsText } from "../dom.js";
 import { opponents } from "../matchinfo.js";
 
 // Known values for free-form (JSON) options, offered as suggestions.
@@ -149,7 +149,7 @@ function createForm(games, ctx) {
   async function renderGame() {
     const game = games.find((g) => g.slug === gameSelect.value);
     fields = game.options.map((option) => optionField(game.slug, option));
-    clear(optionsBox).append(h("legend", null, `${game.name} options`),
+    put(clear(optionsBox), h("legend", null, `${game.name} options`),
       fields.length ? fields.map((f) => f.node) : h("p", { class: "muted" }, "No options."));
     playersInput = h("select", { id: "players" },
       Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => {

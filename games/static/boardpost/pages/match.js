@@ -396,7 +396,7 @@ export async function render(main, [id], ctx) {
   if (!RUNNING.has(match.status)) {
     setUpReplay();
   } else {
-    follow((cursor) => `/api/matches/${id}/events?after=${cursor}&wait=25`, after,
+    follow((cursor, wait) => `/api/matches/${id}/events?after=${cursor}&wait=${wait}`, after,
       async (answer) => {
         if (answer.moves.length) {
           log.push(...answer.moves.filter((m) => m.seq > (log.at(-1)?.seq ?? 0)));

@@ -1,7 +1,7 @@
 // A player: current rating per game, and each game's rating history as a chart and a table.
 
 import { allPages, api } from "../api.js";
-import { dateTime, gameName, h, link } from "../dom.js";
+import { dateTime, gameName, h, link, put } from "../dom.js";
 import { ordinal } from "../matchinfo.js";
 import { ratingChart } from "../chart.js";
 
@@ -37,7 +37,7 @@ export async function render(main, [username], ctx) {
   const histories = await Promise.all(player.ratings.map((rating) => allPages(
     `/api/players/${encodeURIComponent(username)}/ratings/${rating.game}/history?limit=200`,
     1000, signal)));
-  main.append(
+  put(main,
     h("h1", null, player.username, player.is_bot ? h("span", { class: "tag" }, "bot") : null),
     h("p", { class: "muted" }, player.is_bot
       ? `${gameName(player.bot_game)} bot, level ${player.bot_level}`

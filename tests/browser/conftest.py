@@ -1,0 +1,294 @@
+"""Browser tests of the web client: Debian's Chromium driven by Playwright (no browser download)
+against a live server on the test database, with a real Celery worker on Redis playing the bots.
+
+The server is, by default, uvicorn serving ``config.asgi`` in this process: what ``make run``
+serves, and where the long-poll endpoints are meant to run (docs/longpoll.md). Set
+``BOARDPOST_BROWSER_SERVER=wsgi`` to use pytest-django's ``live_server`` (Django's threaded WSGI
+server) instead.
+
+They skip when Playwright or Chromium is missing, and (through ``celery_queue``) when the
+database is not PostgreSQL or the broker is not Redis. Screenshots go to
+test-artifacts/screenshots/ for review.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+
+from games.bot_services import bot_accounts_ensure
+
+# The worker fixtures live with the other integration tests; importing them here shares them.
+from tests.integration.conftest import celery_queue, celery_worker_process  # noqa: F401
+
+try:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import Page, expect, sync_playwright
+except ImportError:  # pragma: no cover - playwright is in the test extras
+    sync_playwright = None
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = os.environ.get("BOARDPOST_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+PASSWORD = "a long enough passphrase"
+VIEWPORT = {"width": 1280, "height": 900}
+MOVE_TIMEOUT_MS = 30_000
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium per test module."""
+    if sync_playwright is None:
+        pytest.skip("the browser tests need playwright (pip install -e '.[test]')")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"the browser tests need Chromium at {CHROMIUM} (apt-get install chromium)")
+    # Playwright's sync API keeps an event loop on this thread; Django refuses ORM calls from a
+    # thread with a running loop unless told it is safe (it is: nothing here is async).
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+        playwright = sync_playwright().start()
+        try:
+            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        except PlaywrightError as error:
+            playwright.stop()
+            pytest.skip(f"Chromium did not start: {error}")
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+            playwright.stop()
+
+
+class Web:
+    """Browser pages on the live server, and the steps the tests share."""
+
+    def __init__(self, browser, base_url: str) -> None:
+        self.browser = browser
+        self.base_url = base_url
+        self.contexts = []
+        self.errors: list[str] = []
+
+    # ------------------------------------------------------------ pages
+
+    def page(self) -> Page:
+        """A page in a fresh browser context (its own storage: a separate player)."""
+        context = self.browser.new_context(viewport=VIEWPORT, base_url=self.base_url)
+        context.set_default_timeout(MOVE_TIMEOUT_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+        page.on("console", lambda message: message.type == "error"
+                and not _expected_console_error(message.text)
+                and self.errors.append(f"console: {message.text}"))
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+    @staticmethod
+    def shot(page: Page, name: str) -> Path:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        path = SHOTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    # ------------------------------------------------------------ accounts
+
+    def register(self, page: Page, username: str) -> None:
+        page.goto("/")
+        page.fill("#register-username", username)
+        page.fill("#register-password", PASSWORD)
+        page.click("#register-form button[type=submit]")
+        expect(page.get_by_role("heading", name="Inbox")).to_be_visible()
+
+    def sign_in(self, page: Page, username: str) -> None:
+        page.goto("/signin")
+        page.fill("#signin-username", username)
+        page.fill("#signin-password", PASSWORD)
+        page.click("#signin-form button[type=submit]")
+        expect(page.get_by_role("heading", name="Inbox")).to_be_visible()
+
+    # ------------------------------------------------------------ the lobby
+
+    def create_match(self, page: Page, game: str, *, seats: list[dict] | None = None,
+                     options: dict[str, str] | None = None, rated: bool = True,
+                     clock: str = "", screenshot: str | None = None) -> str:
+        """Create a match through the lobby form; returns its id (the page is on it)."""
+        page.locator("#nav").get_by_role("link", name="New match").click()
+        page.select_option("#game", game)
+        expect(page.locator("#create-form legend", has_text="options")).to_contain_text(
+            {"nibble": "Nibble", "nimble": "Nimble", "nimalia": "Nimalia"}[game])
+        seats = seats or [{"kind": "me"}, {"kind": "bot", "level": "1"}]
+        page.select_option("#players", str(len(seats)))
+        for index, seat in enumerate(seats):
+            page.select_option(f"#seat-{index}-kind", seat["kind"])
+            if seat["kind"] == "bot":
+                page.select_option(f"#seat-{index}-level", seat["level"])
+            if seat["kind"] == "user":
+                page.fill(f"#seat-{index}-username", seat["username"])
+        for name, value in (options or {}).items():
+            field = page.locator(f"#opt-{name}")
+            if field.evaluate("node => node.tagName") == "SELECT":
+                field.select_option(value)
+            else:
+                field.fill(value)
+        if not rated:
+            page.uncheck("#rated")
+        page.select_option("#clock", clock)  # "" (none), "h<hours>" or "d<days>" per turn
+        if screenshot:
+            self.shot(page, screenshot)
+        page.click("#create-form button[type=submit]")
+        page.wait_for_url(re.compile(r"/match/[0-9a-f-]{36}$"))
+        page.wait_for_selector("#match[data-status]")
+        return page.url.rsplit("/", 1)[-1]
+
+    # ------------------------------------------------------------ playing
+
+    @staticmethod
+    def wait_for_turn_or_end(page: Page, timeout: float = MOVE_TIMEOUT_MS) -> str:
+        page.wait_for_selector(
+            '#match[data-status="finished"], #match[data-status="aborted"], '
+            '#match[data-your-turn="true"][data-busy="false"]', timeout=timeout)
+        return page.get_attribute("#match", "data-status")
+
+    @staticmethod
+    def act(page: Page, click) -> str:
+        """Click something that sends a move; wait for the answer. Returns the move message
+        (empty when the move was accepted)."""
+        version = page.get_attribute("#match", "data-version")
+        page.evaluate("() => { const m = document.getElementById('move-message');"
+                      " m.textContent = ''; delete m.dataset.rule; }")
+        click()
+        page.wait_for_function(
+            """version => {
+                const match = document.getElementById('match');
+                const message = document.getElementById('move-message').textContent;
+                return match.dataset.busy === 'false'
+                    && (match.dataset.version !== version || message !== '');
+            }""", arg=version, timeout=MOVE_TIMEOUT_MS)
+        return page.text_content("#move-message") or ""
+
+    def nibble_turn(self, page: Page) -> None:
+        """Take every takeable disc of the most plentiful colour; if that would split the
+        board, take a single one."""
+        page.locator("[data-select-colour]").first.click()
+        message = self.act(page, lambda: page.click("#nibble-take"))
+        if message:
+            assert "nibble.splits_board" in message, message
+            page.locator('#board button[data-takeable="true"]').first.click()
+            message = self.act(page, lambda: page.click("#nibble-take"))
+        assert not message, message
+
+    def nimble_turn(self, page: Page) -> None:
+        """Place when a stack fits, else flip, else recycle, else end the turn."""
+        for action in ("place", "flip", "recycle", "end_turn"):
+            button = page.locator(f'#board button[data-action="{action}"][data-legal="true"]')
+            if button.count():
+                message = self.act(page, lambda button=button: button.first.click())
+                assert not message, message
+                return
+        raise AssertionError("no legal Nimble action on the page")
+
+    def nimalia_turn(self, page: Page) -> None:
+        """Pick the first card, turn it once, click the first legal square."""
+        if page.locator("#nimalia-undo").count():
+            time.sleep(0.1)  # placed already; the others are still choosing
+            return
+        page.locator("#board .hand-card").first.click()
+        page.click("#nimalia-rotate")
+        message = self.act(page, lambda: page.locator(
+            '#board .reserve.live button[data-anchor="true"]').first.click())
+        assert not message, message
+
+    def play_to_end(self, page: Page, game: str, *, screenshot_at: int = 5,
+                    name: str | None = None, limit: float = 150.0) -> int:
+        """Play the match on the page to its end by clicking; returns the number of moves."""
+        turn = {"nibble": self.nibble_turn, "nimble": self.nimble_turn,
+                "nimalia": self.nimalia_turn}[game]
+        deadline = time.monotonic() + limit
+        moves = 0
+        while time.monotonic() < deadline:
+            if self.wait_for_turn_or_end(page) != "active":
+                return moves
+            if moves == screenshot_at and name:
+                self.shot(page, name)
+            turn(page)
+            moves += 1
+        raise AssertionError(f"the {game} match did not end within {limit} s ({moves} moves)")
+
+
+def _expected_console_error(text: str) -> bool:
+    # Chromium logs every 4xx answer as a console error; an illegal move is one on purpose.
+    return "status of 4" in text
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker):
+    """uvicorn serving config.asgi on the test database, in a thread of this process."""
+    import uvicorn
+
+    from config.asgi import application
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="off",
+                                           access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]},
+                              name="browser-tests-uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("uvicorn did not start for the browser tests")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=15)
+    listener.close()
+
+
+@pytest.fixture
+def server_url(request) -> str:
+    """The base URL of a server on the test database, for this test (transactional)."""
+    if os.environ.get("BOARDPOST_BROWSER_SERVER", "asgi") == "wsgi":
+        return request.getfixturevalue("live_server").url
+    request.getfixturevalue("transactional_db")
+    return request.getfixturevalue("asgi_server")
+
+
+@pytest.fixture
+def web(request, browser, server_url, celery_worker_process):  # noqa: F811 - imported
+    """Pages on the live server, bot accounts seeded, a real worker running the bots."""
+    cache.clear()  # throttle counters (registrations) from earlier tests
+    bot_accounts_ensure()
+    client = Web(browser, server_url)
+    try:
+        yield client
+    finally:
+        report = getattr(request.node, "report_call", None)
+        if report is not None and report.failed:
+            for index, context in enumerate(client.contexts):
+                for number, page in enumerate(context.pages):
+                    client.shot(page, f"FAILED-{request.node.name}-{index}-{number}")
+        client.close()
+    assert not client.errors, client.errors

@@ -1,0 +1,151 @@
+"""The web client in a real browser: sign up, play a level-1 bot to the end in each game
+through the page, an illegal move shows its rule, a second browser sees a move without
+reloading, replays, the player page and leaderboards."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import UserFactory
+
+pytestmark = [
+    pytest.mark.integration,
+    # WhiteNoise hands Django's ASGI handler a synchronous file iterator for static files.
+    pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
+]
+
+OPTIONS = {
+    "nibble": {},
+    "nimble": {"mode": '"turns"'},
+    "nimalia": {"objectives": "first_game"},
+}
+
+
+@pytest.mark.parametrize("game", ["nibble", "nimble", "nimalia"])
+def test_sign_up_and_beat_or_lose_to_a_level_one_bot_to_the_end(web, game):
+    page = web.page()
+    web.register(page, f"player-{game}")
+    web.create_match(page, game, options=OPTIONS[game],
+                     screenshot="lobby" if game == "nibble" else None)
+    expect(page.locator("#match")).to_have_attribute("data-game", game)
+
+    moves = web.play_to_end(page, game, name=f"{game}-playing")
+    assert moves > 0
+    expect(page.locator("#match")).to_have_attribute("data-status", "finished")
+    expect(page.locator("#status-line")).to_contain_text(
+        re.compile(r"You (won|came|shared)|Finished"))
+    web.shot(page, f"{game}-finished")
+
+    # Replay move by move: the server's picture of each past position.
+    replay = page.locator("#replay")
+    expect(replay).to_be_visible()
+    last = int(page.get_attribute("#match", "data-version"))
+    expect(page.locator("#replay-board")).to_have_attribute("data-seq", str(last))
+    replay.get_by_role("button", name="First position").click()
+    expect(page.locator("#replay-board")).to_have_attribute("data-seq", "0")
+    expect(page.locator("#replay-caption")).to_have_text("The starting position.")
+    replay.get_by_role("button", name="Next move").click()
+    expect(page.locator("#replay-board")).to_have_attribute("data-seq", "1")
+    expect(page.locator("#replay-caption")).to_contain_text("1. ")
+    page.keyboard.press("ArrowRight")  # keyboard: the focus is still in the replay
+    expect(page.locator("#replay-board")).to_have_attribute("data-seq", "2")
+    page.locator("#move-log li[data-seq='3'] button").click()
+    expect(page.locator("#replay-board")).to_have_attribute("data-seq", "3")
+    web.shot(page, f"{game}-replay")
+
+    # The player page: the rated result reaches the ratings (the worker rates it).
+    page.get_by_role("link", name=f"player-{game}").first.click()
+    row = page.locator(f"#ratings tr[data-game='{game}']")
+    for _ in range(20):
+        if row.count():
+            break
+        page.wait_for_timeout(500)
+        page.reload()
+    expect(row).to_be_visible()
+    expect(page.locator(f"section[data-game='{game}'] svg.chart")).to_be_visible()
+    if game == "nibble":
+        web.shot(page, "player")
+        page.get_by_role("link", name="Leaderboards").click()
+        expect(page.locator("#leaderboard")).to_be_visible()
+        page.get_by_role("link", name="Nimalia").click()
+        expect(page.locator("#leaderboard caption")).to_contain_text("Nimalia")
+        web.shot(page, "leaderboards")
+
+
+def test_an_illegal_move_shows_the_rule_the_server_gave(web):
+    page = web.page()
+    web.register(page, "rule-reader")
+    web.create_match(page, "nibble", options={"first_seat": "0"}, rated=False)
+    web.wait_for_turn_or_end(page)
+
+    # The centre disc has no open side at the start.
+    page.click('#board button[data-r="4"][data-c="4"]')
+    expect(page.locator('#board button[data-r="4"][data-c="4"]')).to_have_attribute(
+        "aria-pressed", "true")
+    message = web.act(page, lambda: page.click("#nibble-take"))
+    assert "Illegal move" in message
+    expect(page.locator("#move-message")).to_have_attribute("data-rule", "nibble.not_exposed")
+    expect(page.locator("#move-message")).to_contain_text("two adjacent open sides")
+    web.shot(page, "nibble-illegal-move")
+
+    # Nothing was taken, and a legal move still goes through.
+    expect(page.locator("#match")).to_have_attribute("data-version", "0")
+    page.locator('#board button[data-takeable="true"]').first.click()
+    assert web.act(page, lambda: page.keyboard.press("t")) == ""
+    expect(page.locator("#match")).not_to_have_attribute("data-version", "0")
+
+
+def test_a_second_browser_sees_the_first_ones_move_without_reloading(web):
+    UserFactory(username="bea", password="a long enough passphrase")
+    alice = web.page()
+    web.register(alice, "alice")
+    bea = web.page()
+    web.sign_in(bea, "bea")
+    bea.evaluate("() => { window.__sameDocument = true; }")
+
+    match_id = web.create_match(
+        alice, "nibble", seats=[{"kind": "me"}, {"kind": "user", "username": "bea"}],
+        options={"first_seat": "0"}, rated=False, clock="h24")
+    expect(alice.locator("#status-line")).to_contain_text("Waiting for players")
+
+    # Bea's inbox hears of the invitation by itself (the event feed), and she accepts.
+    invitation = bea.locator(f"li.invitation[data-match='{match_id}']")
+    expect(invitation).to_be_visible()
+    web.shot(bea, "inbox-invitation")
+    invitation.get_by_role("button", name="Accept").click()
+    bea.wait_for_url(f"**/match/{match_id}")
+    expect(bea.locator("#match")).to_have_attribute("data-status", "active")
+
+    # Alice's page turns active by itself, and it is her move.
+    web.wait_for_turn_or_end(alice)
+    expect(alice.locator("#status-line")).to_contain_text("Your turn")
+    expect(bea.locator("#status-line")).to_contain_text("Waiting for alice")
+    corner = alice.locator('#board button[data-takeable="true"]').first
+    row, col = corner.get_attribute("data-r"), corner.get_attribute("data-c")
+    corner.click()
+    assert web.act(alice, lambda: alice.click("#nibble-take")) == ""
+
+    # Bea sees the disc gone and her turn, with no reload.
+    expect(bea.locator(f'#board button[data-r="{row}"][data-c="{col}"]')).to_have_class(
+        re.compile(r"\bempty\b"))
+    expect(bea.locator("#status-line")).to_contain_text("Your turn")
+    expect(bea.locator("#move-log")).to_contain_text("alice: took")
+    assert bea.evaluate("() => window.__sameDocument === true"), "Bea's page reloaded"
+    web.shot(bea, "nibble-second-browser")
+
+    # And back: Alice sees Bea's move.
+    web.wait_for_turn_or_end(bea)
+    bea.locator('#board button[data-takeable="true"]').first.click()
+    assert web.act(bea, lambda: bea.click("#nibble-take")) == ""
+    expect(alice.locator("#status-line")).to_contain_text("Your turn")
+    expect(alice.locator("#move-log")).to_contain_text("bea: took")
+
+    # Alice's inbox: her turn first, with the deadline of the 24-hour clock.
+    alice.locator("#nav").get_by_role("link", name="Inbox").click()
+    row = alice.locator(f"tr[data-match='{match_id}']")
+    expect(row).to_contain_text("Your turn")
+    expect(row).to_contain_text(re.compile(r"Deadline in (1 d|23 h)"))
+    web.shot(alice, "inbox")
