@@ -182,6 +182,8 @@ EVENTS_REDIS_URL = env("EVENTS_REDIS_URL", default="") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else "")
 EVENTS_POLL_SECONDS = env.float("EVENTS_POLL_SECONDS", default=0.5)
 LONG_POLL_MAX_SECONDS = 60
+# Threads (and so database connections) each ASGI process uses for long-poll reads.
+LONG_POLL_DB_THREADS = env.int("LONG_POLL_DB_THREADS", default=4)
 
 LOGGING = {
     "version": 1,
