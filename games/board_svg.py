@@ -129,7 +129,7 @@ def _replayed(engine: Engine, state: State, move: Move) -> State:
     if move.kind == Move.Kind.SYSTEM:
         payload = move.payload if isinstance(move.payload, dict) else {}
         if payload.get("reason") == "idle":
-            # The server's stall guard for real-time matches (services.match_deadline_expire).
+            # The server's stall guard for real-time matches (deadlines.match_deadline_expire).
             return engine.end_stalemate(state).state  # type: ignore[attr-defined]
         transition = engine.system_step(state)
         if transition is None:

@@ -12,7 +12,7 @@ from games.engines import ENGINES, get_engine
 from games.engines.base import EngineError, apply_checked, events_for, seeded_rng
 from games.models import Match, Move, Seat
 from games.selectors import match_seats, seat_bot_level
-from games.services import _transition_record
+from games.services import transition_record
 
 LEVELS = (1, 2, 3)
 
@@ -94,7 +94,7 @@ def _apply_locked(match: Match, seat: int, payload: dict) -> bool:
         transition = apply_checked(engine, engine.load(match.state), seat, move)
     except EngineError:
         return False
-    _transition_record(match=match, engine=engine, kind=Move.Kind.MOVE, seat=seat,
+    transition_record(match=match, engine=engine, kind=Move.Kind.MOVE, seat=seat,
                        user=bot_seat.user, payload=engine.dump_move(move),
                        transition=transition)
     return True

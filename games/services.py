@@ -1,6 +1,6 @@
 """Every write to a match: one transaction, the match row locked, one recording path.
 
-Humans, bots and the system all change a match through ``_transition_record``; it appends the
+Humans, bots and the system all change a match through ``transition_record``; it appends the
 Move, saves the new snapshot and schedules, after commit, whatever is now due.
 """
 
@@ -10,13 +10,13 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, Value, When
 from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -222,7 +222,7 @@ def match_move_submit(*, user: User, match_id: UUID, move: Any,
     engine = get_engine(match.game)
     parsed = engine.parse_move(move)
     transition = apply_checked(engine, engine.load(match.state), seat.index, parsed)
-    recorded = _transition_record(match=match, engine=engine, kind=Move.Kind.MOVE,
+    recorded = transition_record(match=match, engine=engine, kind=Move.Kind.MOVE,
                                   seat=seat.index, user=user, payload=engine.dump_move(parsed),
                                   transition=transition)
     body = {"seq": recorded.seq, "events": events_for(recorded.events, seat.index),
@@ -291,7 +291,7 @@ def seat_forfeit(*, match: Match, seat: Seat, reason: str) -> None:
     seat.forfeited_at = timezone.now()
     seat.forfeit_reason = reason
     seat.save(update_fields=["forfeited_at", "forfeit_reason"])
-    _transition_record(match=match, engine=engine, kind=Move.Kind.FORFEIT, seat=seat.index,
+    transition_record(match=match, engine=engine, kind=Move.Kind.FORFEIT, seat=seat.index,
                        user=seat.user, payload={"reason": reason}, transition=transition)
 
 
@@ -326,97 +326,6 @@ def match_abort_locked(*, match: Match, reason: str) -> None:
     match_changed(match)
 
 
-# --------------------------------------------------------------------------- deadlines
-
-
-@transaction.atomic
-def match_deadline_expire(*, match_id: UUID, now: datetime | None = None) -> str | None:
-    """Act on an expired deadline, if it still is one; returns what was done.
-
-    A real-time match nobody touched for a while ends as a stalemate. A match where nobody has
-    moved yet is aborted (never rated). Otherwise every seat that had to act forfeits: with two
-    players the other wins; with more, play goes on (the game decides whether the seat's cards
-    leave play or a bot plays it on)."""
-    now = now or timezone.now()
-    match = Match.objects.select_for_update(of=("self",)).filter(id=match_id).first()
-    if (match is None or match.status != Match.Status.ACTIVE or match.deadline is None
-            or match.deadline > now):
-        return None
-    engine = get_engine(match.game)
-    state = engine.load(match.state)
-    if is_realtime(engine, state):
-        _transition_record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None,
-                           user=None, payload={"reason": "idle"},
-                           transition=engine.end_stalemate(state))
-        return "stalemate"
-    if not match.moves.filter(kind=Move.Kind.MOVE).exists():
-        match_abort_locked(match=match, reason="timeout")
-        return "aborted"
-    late = [seat for seat in match_seats(match)
-            if seat.index in match.actors and seat.forfeited_at is None]
-    for seat in late:
-        if match.status != Match.Status.ACTIVE:
-            break
-        if seat.user_id is not None and not seat.user.is_bot:
-            notify(user_ids=[seat.user_id], type=UserEvent.Type.TIMED_OUT, match=match,
-                   game=match.game)
-        seat_forfeit(match=match, seat=seat, reason="timeout")
-    if match.status == Match.Status.ACTIVE and match.deadline is not None \
-            and match.deadline <= now and match.turn_seconds:
-        # Whoever must still act (a bot playing on for a seat that left) gets a fresh period.
-        match.deadline = now + timedelta(seconds=match.turn_seconds)
-        match.save(update_fields=["deadline", "updated_at"])
-    return "forfeit"
-
-
-@transaction.atomic
-def match_deadline_remind(*, match_id: UUID, now: datetime | None = None) -> bool:
-    """Send the one "deadline soon" entry for the match's current deadline."""
-    now = now or timezone.now()
-    match = Match.objects.select_for_update(of=("self",)).filter(id=match_id).first()
-    if (match is None or match.status != Match.Status.ACTIVE or match.deadline is None
-            or match.reminded_deadline == match.deadline or match.deadline <= now):
-        return False
-    late = [seat.user_id for seat in match_seats(match)
-            if seat.index in match.actors and seat.user_id is not None and not seat.user.is_bot
-            and seat.forfeited_at is None]
-    notify(user_ids=late, type=UserEvent.Type.DEADLINE_SOON, match=match, game=match.game,
-           deadline=match.deadline)
-    match.reminded_deadline = match.deadline
-    match.save(update_fields=["reminded_deadline"])
-    return True
-
-
-def deadlines_sweep(*, now: datetime | None = None, batch: int = 500) -> dict[str, int]:
-    """Expire overdue deadlines and send due reminders, in batches through the partial index
-    on active deadlines. Safe to run concurrently and repeatedly: each match is re-checked
-    under its row lock."""
-    now = now or timezone.now()
-    done = {"expired": 0, "reminded": 0}
-    active = Match.objects.filter(status=Match.Status.ACTIVE, deadline__isnull=False)
-    while True:
-        due = list(active.filter(deadline__lte=now).order_by("deadline")
-                   .values_list("id", flat=True)[:batch])
-        done["expired"] += sum(1 for match_id in due
-                               if match_deadline_expire(match_id=match_id, now=now))
-        if len(due) < batch:
-            break
-    soon = now + timedelta(seconds=settings.DEADLINE_REMINDER_SECONDS)
-    last = None
-    while True:
-        page = active.filter(deadline__gt=now, deadline__lte=soon)
-        if last is not None:
-            page = page.filter(deadline__gt=last)
-        rows = list(page.exclude(reminded_deadline=F("deadline")).order_by("deadline")
-                    .values_list("id", "deadline")[:batch])
-        done["reminded"] += sum(1 for match_id, _ in rows
-                                if match_deadline_remind(match_id=match_id, now=now))
-        if len(rows) < batch:
-            break
-        last = rows[-1][1]
-    return done
-
-
 # --------------------------------------------------------------------------- system steps
 
 
@@ -431,7 +340,7 @@ def match_system_step_run(*, match_id: UUID, expected_version: int) -> bool:
     transition = engine.system_step(engine.load(match.state))
     if transition is None:
         return False
-    _transition_record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None, user=None,
+    transition_record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None, user=None,
                        payload={}, transition=transition)
     return True
 
@@ -439,7 +348,7 @@ def match_system_step_run(*, match_id: UUID, expected_version: int) -> bool:
 # --------------------------------------------------------------------------- the write path
 
 
-def _transition_record(*, match: Match, engine: Engine, kind: str, seat: int | None,
+def transition_record(*, match: Match, engine: Engine, kind: str, seat: int | None,
                        user: User | None, payload: dict[str, Any],
                        transition: Transition) -> Move:
     """The single write path: append the Move, save the snapshot, schedule what is due."""

@@ -48,7 +48,7 @@ def schedule_race_tick(match_id: str, seat: int, ticket: int, level: int) -> Non
 
 @shared_task(name="games.sweep_deadlines", **TASK_OPTIONS)
 def sweep_deadlines() -> dict[str, int]:
-    from games.services import deadlines_sweep
+    from games.deadlines import deadlines_sweep
 
     return deadlines_sweep()
 

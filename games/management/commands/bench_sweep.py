@@ -10,9 +10,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from games.deadlines import deadlines_sweep
 from games.management.progress import ProgressBar
 from games.models import Match
-from games.services import deadlines_sweep
 
 BATCH = 5000
 

@@ -8,12 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games.deadlines import deadlines_sweep
 from games.engines import get_engine
 from games.models import Match, Move, UserEvent
 from games.selectors import match_inbox
 from games.services import (
     SeatSpec,
-    deadlines_sweep,
     match_create,
     match_decline,
     match_join,
