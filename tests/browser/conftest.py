@@ -153,6 +153,24 @@ class Web:
         page.wait_for_selector("#match[data-status]")
         return page.url.rsplit("/", 1)[-1]
 
+    def invite_and_accept(self, host: Page, guest: Page, guest_name: str, game: str, *,
+                          screenshot: str | None = None, **create) -> str:
+        """The host invites the guest through the lobby; the guest accepts from the inbox
+        (which hears of the invitation by itself). Both pages end on the running match."""
+        match_id = self.create_match(
+            host, game, seats=[{"kind": "me"}, {"kind": "user", "username": guest_name}],
+            **create)
+        expect(host.locator("#status-line")).to_contain_text("Waiting for players")
+        invitation = guest.locator(f"li.invitation[data-match='{match_id}']")
+        expect(invitation).to_be_visible()
+        if screenshot:
+            self.shot(guest, screenshot)
+        invitation.get_by_role("button", name="Accept").click()
+        guest.wait_for_url(f"**/match/{match_id}")
+        for page in (host, guest):
+            expect(page.locator("#match")).to_have_attribute("data-status", "active")
+        return match_id
+
     # ------------------------------------------------------------ playing
 
     @staticmethod

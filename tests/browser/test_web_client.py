@@ -81,8 +81,11 @@ def test_an_illegal_move_shows_the_rule_the_server_gave(web):
     web.create_match(page, "nibble", options={"first_seat": "0"}, rated=False)
     web.wait_for_turn_or_end(page)
 
-    # The centre disc has no open side at the start.
-    page.click('#board button[data-r="4"][data-c="4"]')
+    # The centre disc has no open side at the start. Keyboard only: into the board, arrows to
+    # E5, Space to select it.
+    page.locator('#board button[data-r="0"][data-c="0"]').focus()
+    for key in ["ArrowDown"] * 4 + ["ArrowRight"] * 4 + ["Space"]:
+        page.keyboard.press(key)
     expect(page.locator('#board button[data-r="4"][data-c="4"]')).to_have_attribute(
         "aria-pressed", "true")
     message = web.act(page, lambda: page.click("#nibble-take"))
@@ -93,6 +96,7 @@ def test_an_illegal_move_shows_the_rule_the_server_gave(web):
 
     # Nothing was taken, and a legal move still goes through.
     expect(page.locator("#match")).to_have_attribute("data-version", "0")
+    page.get_by_role("button", name="Clear selection").click()
     page.locator('#board button[data-takeable="true"]').first.click()
     assert web.act(page, lambda: page.keyboard.press("t")) == ""
     expect(page.locator("#match")).not_to_have_attribute("data-version", "0")
@@ -106,20 +110,10 @@ def test_a_second_browser_sees_the_first_ones_move_without_reloading(web):
     web.sign_in(bea, "bea")
     bea.evaluate("() => { window.__sameDocument = true; }")
 
-    match_id = web.create_match(
-        alice, "nibble", seats=[{"kind": "me"}, {"kind": "user", "username": "bea"}],
-        options={"first_seat": "0"}, rated=False, clock="h24")
-    expect(alice.locator("#status-line")).to_contain_text("Waiting for players")
-
-    # Bea's inbox hears of the invitation by itself (the event feed), and she accepts.
-    invitation = bea.locator(f"li.invitation[data-match='{match_id}']")
-    expect(invitation).to_be_visible()
-    web.shot(bea, "inbox-invitation")
-    invitation.get_by_role("button", name="Accept").click()
-    bea.wait_for_url(f"**/match/{match_id}")
-    expect(bea.locator("#match")).to_have_attribute("data-status", "active")
-
-    # Alice's page turns active by itself, and it is her move.
+    # Bea's inbox hears of the invitation by itself (the event feed), and she accepts; Alice's
+    # page turns active by itself.
+    match_id = web.invite_and_accept(alice, bea, "bea", "nibble", options={"first_seat": "0"},
+                                     rated=False, clock="h24", screenshot="inbox-invitation")
     web.wait_for_turn_or_end(alice)
     expect(alice.locator("#status-line")).to_contain_text("Your turn")
     expect(bea.locator("#status-line")).to_contain_text("Waiting for alice")
@@ -149,3 +143,51 @@ def test_a_second_browser_sees_the_first_ones_move_without_reloading(web):
     expect(row).to_contain_text("Your turn")
     expect(row).to_contain_text(re.compile(r"Deadline in (1 d|23 h)"))
     web.shot(alice, "inbox")
+
+
+def test_nimalia_take_back_before_the_reveal_while_the_other_player_waits(web):
+    UserFactory(username="cleo", password="a long enough passphrase")
+    dan = web.page()
+    web.register(dan, "dan")
+    cleo = web.page()
+    web.sign_in(cleo, "cleo")
+    web.invite_and_accept(dan, cleo, "cleo", "nimalia", options={"objectives": "first_game"},
+                          rated=False)
+    web.wait_for_turn_or_end(dan)
+
+    # Dan places a card: it is pending, drawn with a dashed outline, and Cleo only learns that
+    # he has placed (no reload on her side).
+    first = dan.locator("#board .hand-card").first
+    card = first.get_attribute("data-card")
+    first.click()
+    assert web.act(dan, lambda: dan.locator(
+        '#board .reserve.live button[data-anchor="true"]').first.click()) == ""
+    expect(dan.locator("#board .overlay.pending")).to_be_visible()
+    expect(dan.locator("#board .hand-card")).to_have_count(2)
+    expect(cleo.locator("figure[data-seat='0']")).to_have_attribute("data-placed", "true")
+    expect(cleo.locator("figure[data-seat='0']")).to_contain_text("placed ✓")
+    web.shot(dan, "nimalia-pending")
+
+    # He takes it back before Cleo places: the card is in his hand again, and Cleo sees him
+    # choosing again.
+    assert web.act(dan, lambda: dan.click("#nimalia-undo")) == ""
+    expect(dan.locator("#board .overlay.pending")).to_have_count(0)
+    expect(dan.locator(f"#board .hand-card[data-card='{card}']")).to_be_visible()
+    expect(cleo.locator("figure[data-seat='0']")).to_have_attribute("data-placed", "false")
+    expect(cleo.locator("#move-log")).to_contain_text("dan: took a card back")
+
+    # He places again; Cleo places; the turn is revealed to both: Dan's reserve shows his card
+    # to Cleo, and the hands have passed (two cards each).
+    dan.locator("#board .hand-card").last.click()
+    assert web.act(dan, lambda: dan.locator(
+        '#board .reserve.live button[data-anchor="true"]').first.click()) == ""
+    web.wait_for_turn_or_end(cleo)
+    cleo.locator("#board .hand-card").first.click()
+    assert web.act(cleo, lambda: cleo.locator(
+        '#board .reserve.live button[data-anchor="true"]').first.click()) == ""
+    for page in (dan, cleo):
+        expect(page.locator("figure[data-seat='0']")).to_have_attribute("data-cards", "1")
+        expect(page.locator("figure[data-seat='1']")).to_have_attribute("data-cards", "1")
+        expect(page.locator("#board .hand-card")).to_have_count(2)
+    expect(cleo.locator("#move-log")).to_contain_text("placements revealed")
+    web.shot(cleo, "nimalia-revealed")

@@ -268,6 +268,10 @@ export function render(container, match, ui) {
   const cache = remember(view.hand);
   const legal = match.legal_moves;
   const canPlace = Boolean(legal && !legal.undo && legal.cards.length) && !ui.busy;
+  // The detail gives legal moves only to seats the turn waits for, so a seat that has placed
+  // gets none, yet it may still take its card back: the view says so (pending, still an actor).
+  const canUndo = Boolean(legal?.undo) || Boolean(seated && view.pending
+    && view.phase === "placing" && (view.actors || []).includes(you));
   const hand = view.hand || [];
   if (!hand.some((c) => c.id === state.card)) state.card = hand[0]?.id ?? null;
   const seatName = (seat) => (seat === you ? "You" : ui.seatName(seat));
@@ -327,7 +331,7 @@ export function render(container, match, ui) {
         type: "button", disabled: !canPlace, "aria-keyshortcuts": "R", id: "nimalia-rotate",
         dataset: { focus: "rot-right" }, onClick: () => rotateBy(90),
       }, "Rotate right ⟳"),
-      legal?.undo ? h("button", {
+      canUndo ? h("button", {
         type: "button", class: "primary", id: "nimalia-undo", disabled: ui.busy,
         onClick: () => ui.submit({ undo: true }),
       }, "Take back") : null);
@@ -354,6 +358,7 @@ export function render(container, match, ui) {
     h("h3", { id: "others-h" }, seated ? "Every reserve" : "Reserves"),
     h("div", { class: "reserve-list" }, view.reserves.map((reserve, seat) => h("figure", {
       class: ["reserve-card", seat === you && "mine"],
+      dataset: { seat, placed: view.placed[seat], cards: reserve.cards_placed },
     },
     h("figcaption", null, h("strong", null, seatName(seat)),
       ` · ${view.scores.totals[seat]} pts · ${reserve.cards_placed} cards`,
