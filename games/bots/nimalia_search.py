@@ -40,12 +40,14 @@ class SearchConfig:
     per_card: int = 2              # ... and at least this many for every card in hand
     samples: int = 12              # determinisations (hidden hands) per candidate at most
     opponent_weight: float = 1.0   # how much the best opponent's final value counts against
-    budget: int = 4_000            # reserve evaluations per move (deterministic)
+    budget: int = 8_000            # reserve evaluations per move (deterministic)
     seconds: float = 2.0           # wall-clock safety net
     first_turn: bool = True        # search on the first turn of a round too
+    halving: bool = True           # drop the worse half of the candidates after 1, 2, 4 samples
 
 
 DEFAULT_CONFIG = SearchConfig()
+HALVING_AFTER = (1, 2, 4)
 
 
 class _Planner:
@@ -162,26 +164,30 @@ class _Planner:
         if position.turn >= 3 or len(scored) == 1 or (
                 position.turn == 1 and not self.config.first_turn):
             return best_of(scored, rng)
-        candidates = self.candidates(scored)
-        totals = dict.fromkeys(candidates, 0.0)
+        alive = self.candidates(scored)
+        totals = dict.fromkeys(alive, 0.0)
         complete = 0
         for _ in range(self.config.samples):
             hands = self.sample_hands(rng)
             values = {}
-            for candidate in candidates:
+            for candidate in alive:
                 values[candidate] = self.play_out(self.move(candidate), hands)
                 if time.perf_counter() > deadline:
                     break  # the safety net: keep only the samples played out in full
-            if len(values) < len(candidates):
+            if len(values) < len(alive):
                 break
             for candidate, value in values.items():
                 totals[candidate] += value
             complete += 1
             if self.evaluations >= self.config.budget or time.perf_counter() > deadline:
                 break
+            if self.config.halving and complete in HALVING_AFTER and len(alive) > 2:
+                # Successive halving: the better half gets the samples still to come.
+                ranked = sorted(alive, key=lambda p: (-totals[p], p))
+                alive = ranked[:max(2, (len(alive) + 1) // 2)]
         if not complete:
             return best_of(scored, rng)
-        return best_of(((value, p) for p, value in totals.items()), rng)
+        return best_of(((totals[p], p) for p in alive), rng)
 
 
 def search_policy(view: dict[str, Any], seat: int, rng: random.Random,
