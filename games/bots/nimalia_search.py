@@ -1,15 +1,27 @@
 """Nimalia level 3: plays out the rest of the round for its best candidate placements.
 
-The bot cannot see the other hands, so it samples them (determinisation) from the cards it has
-not seen: not in its hand and not visible in any reserve. For each sample and each candidate it
-plays the draft to the end of the round: the candidate now, then every seat (itself included)
-places greedily from the hands that reach it, passing as the round card says. It scores the
-final reserves (this round's objectives exactly, comparisons included, plus later scorings
-at a discount) and picks the candidate with the best average lead over the best opponent.
-The work is bounded by a count of reserve evaluations, so the choice depends only on the view
-and the rng; the wall clock is only a safety net.
-"""
+On the last turn of a round the card is known and nothing is passed on, so it simply takes the
+placement with the best value (as level 2, on its own weights). On the first two turns:
 
+1. Candidates: the 8 placements with the best immediate value, plus the best 2 of every card in
+   hand (the card kept decides what is passed on).
+2. Samples: the other hands are hidden, so it deals them (determinisation) from the cards it has
+   not seen, i.e. neither in its hand nor visible in any reserve.
+3. Play-outs: for each sample and candidate it plays the draft to the end of the round: the
+   candidate now, then every seat (itself included) places greedily from the hands that reach
+   it, passing as the round card says. The other seats' greedy choices are shared between
+   candidates.
+4. Value: the final reserves are scored on this round's objectives exactly (comparisons among
+   the played-out reserves) plus every later scoring at half weight; a candidate's value is its
+   own score minus the best other seat's, averaged over the samples.
+5. Successive halving: after 1, 2 and 4 samples the worse half of the candidates is dropped,
+   so the better ones get the samples still to come.
+
+The work is bounded by a count of reserve evaluations (it stops after the sample in which the
+count passes the budget), so the choice depends only on the view and the rng. The wall clock is
+only a safety net: past 80% of ``seconds`` it keeps the samples played out in full, or falls back
+to the best immediate value. Reserves are bitboards (``nimalia_fast``), scored like the engine.
+"""
 from __future__ import annotations
 
 import random
@@ -29,6 +41,7 @@ from games.bots.nimalia_core import (
     objective_weights,
 )
 from games.engines.nimalia.cards import CARD_IDS, ROTATIONS
+from games.engines.nimalia.engine import HAND_SIZE
 
 Move = tuple[int, int, int]  # card, anchor bit, rotation (on the seat's own board)
 
@@ -42,7 +55,6 @@ class SearchConfig:
     opponent_weight: float = 1.0   # how much the best opponent's final value counts against
     budget: int = 8_000            # reserve evaluations per move (deterministic)
     seconds: float = 2.0           # wall-clock safety net
-    first_turn: bool = True        # search on the first turn of a round too
     halving: bool = True           # drop the worse half of the candidates after 1, 2, 4 samples
 
 
@@ -96,10 +108,17 @@ class _Planner:
     # ----------------------------------------------------------------- play-outs
 
     def sample_hands(self, rng: random.Random) -> list[tuple[int, ...]]:
-        """Hidden hands for the other seats, drawn from the cards this seat has not seen."""
+        """Hidden hands, drawn from the cards this seat has not seen: the other seats' hands,
+        or in solo the next deals (the two cards left are discarded and 3 new ones dealt)."""
         position = self.position
         unseen = [card for card in CARD_IDS if card not in position.visible_cards]
         rng.shuffle(unseen)
+        if self.players == 1:
+            deals = [position.hand]
+            for _ in range(position.turn, 3):
+                deals.append(tuple(sorted(unseen[:HAND_SIZE])))
+                del unseen[:HAND_SIZE]
+            return deals
         hands: list[tuple[int, ...]] = []
         for seat in range(self.players):
             if seat == self.seat:
@@ -110,12 +129,13 @@ class _Planner:
             del unseen[:size]
         return hands
 
-    def play_out(self, candidate: Move, hands: Sequence[tuple[int, ...]]) -> float:
+    def play_out(self, candidate: Move, sampled: Sequence[tuple[int, ...]]) -> float:
         """Play the round out from ``candidate``; this seat's lead in final value."""
         position = self.position
         boards = list(self.boards)
         placed: list[tuple[Move, ...]] = [() for _ in range(self.players)]
-        hands = list(hands)
+        solo = self.players == 1
+        hands = [sampled[0]] if solo else list(sampled)
         for turn in range(position.turn, 4):
             for seat in range(self.players):
                 if seat == self.seat and turn == position.turn:
@@ -126,7 +146,9 @@ class _Planner:
                 boards[seat] = fast.place(boards[seat], card, rotation, anchor)
                 placed[seat] = (*placed[seat], choice)
                 hands[seat] = tuple(c for c in hands[seat] if c != card)
-            if turn < 3:
+            if solo and turn < 3:
+                hands = [sampled[turn - position.turn + 1]]
+            elif turn < 3:
                 passed: list[tuple[int, ...]] = [() for _ in range(self.players)]
                 for seat in range(self.players):
                     passed[(seat + self.step) % self.players] = hands[seat]
@@ -161,8 +183,7 @@ class _Planner:
             card, anchor, rotation = self.move(placement)
             scored.append((self.value(fast.place(board, card, rotation, anchor), self.seat,
                                       self.boards), placement))
-        if position.turn >= 3 or len(scored) == 1 or (
-                position.turn == 1 and not self.config.first_turn):
+        if position.turn >= 3 or len(scored) == 1:
             return best_of(scored, rng)
         alive = self.candidates(scored)
         totals = dict.fromkeys(alive, 0.0)
