@@ -171,6 +171,19 @@ class Web:
             expect(page.locator("#match")).to_have_attribute("data-status", "active")
         return match_id
 
+    def open_and_join(self, host: Page, guest: Page, game: str, **create) -> str:
+        """The host leaves the second seat open; the guest joins it from the lobby's list."""
+        match_id = self.create_match(host, game, seats=[{"kind": "me"}, {"kind": "open"}],
+                                     **create)
+        expect(host.locator("#status-line")).to_contain_text("1 open seat")
+        guest.locator("#nav").get_by_role("link", name="New match").click()
+        guest.locator(f".open-list li[data-match='{match_id}']").get_by_role(
+            "button", name="Join").click()
+        guest.wait_for_url(f"**/match/{match_id}")
+        for page in (host, guest):
+            expect(page.locator("#match")).to_have_attribute("data-status", "active")
+        return match_id
+
     # ------------------------------------------------------------ playing
 
     @staticmethod

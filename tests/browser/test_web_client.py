@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from accounts.models import Rating
+from accounts.ratings import display_rating
 from tests.factories import UserFactory
 
 pytestmark = [
@@ -68,11 +70,21 @@ def test_sign_up_and_beat_or_lose_to_a_level_one_bot_to_the_end(web, game):
     expect(page.locator(f"section[data-game='{game}'] svg.chart")).to_be_visible()
     if game == "nibble":
         web.shot(page, "player")
+        # Leaderboards list settled ratings only: seed a few.
+        for rank, (name, mu) in enumerate([("ada", 31.0), ("bo", 28.5), ("cy", 26.0)]):
+            Rating.objects.create(user=UserFactory(username=name), game="nimalia", mu=mu,
+                                  sigma=4.0, display=display_rating(mu), games_played=12 - rank)
         page.get_by_role("link", name="Leaderboards").click()
         expect(page.locator("#leaderboard")).to_be_visible()
         page.get_by_role("link", name="Nimalia").click()
         expect(page.locator("#leaderboard caption")).to_contain_text("Nimalia")
+        rows = page.locator("#leaderboard tbody tr")
+        expect(rows).to_have_count(3)
+        expect(rows.first).to_contain_text("ada")
         web.shot(page, "leaderboards")
+        rows.first.get_by_role("link", name="ada").click()
+        expect(page.locator("#ratings tr[data-game='nimalia']")).to_contain_text(
+            str(display_rating(31.0)))
 
 
 def test_an_illegal_move_shows_the_rule_the_server_gave(web):
@@ -145,14 +157,13 @@ def test_a_second_browser_sees_the_first_ones_move_without_reloading(web):
     web.shot(alice, "inbox")
 
 
-def test_nimalia_take_back_before_the_reveal_while_the_other_player_waits(web):
+def test_nimalia_open_seat_and_take_back_before_the_reveal(web):
     UserFactory(username="cleo", password="a long enough passphrase")
     dan = web.page()
     web.register(dan, "dan")
     cleo = web.page()
     web.sign_in(cleo, "cleo")
-    web.invite_and_accept(dan, cleo, "cleo", "nimalia", options={"objectives": "first_game"},
-                          rated=False)
+    web.open_and_join(dan, cleo, "nimalia", options={"objectives": "first_game"}, rated=False)
     web.wait_for_turn_or_end(dan)
 
     # Dan places a card: it is pending, drawn with a dashed outline, and Cleo only learns that
