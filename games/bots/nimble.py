@@ -1,38 +1,33 @@
-"""Nimble bots: level 1 plays at random, level 2 greedily, level 3 searches determinised futures.
+"""Nimble bots: level 1 plays at random, level 2 greedily, level 3 remembers and plans.
 
-Every policy reads only ``view = engine.view(state, seat)``: counts, discard tops, stack tops,
-the turn budget. Nobody's Set order and no discard card below the top is in the view, and a
-policy keeps no memory between calls, so the bots play Nimble without the memory element.
-
-Level 3 (:func:`make_search_policy`) is a rollout search: it samples the hidden cards a number of
-times (each seat's Set and buried discard from the cards of its Set that the view does not show
-anywhere), plays every candidate move in each sample, continues with the greedy policy for every
-seat for a few turns and scores the result by cards left. It keeps the greedy move unless another
-move does clearly better over the same samples. The samples come from the given ``rng`` and the
-work per move is a fixed number of rollouts, so a move is reproducible; the wall clock only stops
-a search that would overrun its time limit.
+Levels 1 and 2 read only ``view = engine.view(state, seat)``: counts, discard tops, stack tops,
+the turn budget. Level 3 also reads the events its seat was shown (``uses_history``), which is
+what a player at the table can remember: every discard pile in order, every card put back on a
+Set, and after a recycle the whole Set (:mod:`games.bots.nimble_memory`). It searches its own
+action sequences in worlds where only the never-seen cards are dealt at random
+(:mod:`games.bots.nimble_plan`). A history that does not lead to the view (for instance none at
+all in the middle of a match) leaves it without memory, and it plays level 2's move.
 """
 
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from games.bots.nimble_memory import reconstruct
+from games.bots.nimble_plan import PlanBudget, plan_values
 from games.bots.nimble_sim import (
     END,
     FLIP,
     PLACE0,
     RECYCLE,
     RETURN,
-    Sim,
+    greedy_choice,
     move_int,
     move_json,
     sim_from_view,
 )
-from games.engines.nimble import CARD_FRAME
 
 View = dict[str, Any]
 MoveJSON = dict[str, Any]
@@ -72,21 +67,15 @@ def greedy_move(moves: list[int]) -> int:
     raise ValueError("No legal move.")
 
 
-def sim_greedy(sim: Sim, seat: int) -> int:
-    """:func:`greedy_move` on a simulated position, without building the move list."""
-    discard = sim.discards[seat]
-    if discard:
-        frame = CARD_FRAME[discard[-1]]
-        circles = sim.circles
-        for k in range(len(circles)):
-            if circles[k] == frame:
-                return PLACE0 + k
-    if not sim.turns or sim.budget_left > 0:
-        if sim.sets[seat]:
-            return FLIP
-        if discard:
-            return RECYCLE
-    return END
+def candidate_moves(moves: list[int]) -> list[int]:
+    """Legal moves with equivalent placements merged: every stack the discard top fits shows the
+    same circle, so all its placements leave the same colours on the stack tops."""
+    places = [move for move in moves if move >= PLACE0]
+    return [move for move in moves if move < PLACE0] + places[:1]
+
+
+# Level 2's move on a simulated position (what the planner assumes the other seats play).
+sim_greedy = greedy_choice
 
 
 # --------------------------------------------------------------------------- levels 1 and 2
@@ -108,138 +97,58 @@ def greedy_policy(view: View, seat: int, rng: random.Random) -> MoveJSON:
 
 # --------------------------------------------------------------------------- level 3
 
-
-@dataclass(frozen=True)
-class SearchBudget:
-    """How hard level 3 thinks. ``samples`` determinisations per move; each rollout continues
-    with greedy play until ``rounds`` more whole rounds have passed after the current turn (turn
-    mode) or each seat has made ``race_actions`` more actions (race mode). An alternative to the
-    greedy move must beat it over the same samples by ``margin`` cards on average and by
-    ``confidence`` standard errors of that mean. ``max_seconds`` is a safety net on
-    the wall clock, not the normal limit."""
-
-    samples: int = 24
-    rounds: int = 2
-    race_actions: int = 12
-    margin: float = 0.2
-    confidence: float = 3.0
-    max_seconds: float = 2.0
-    # How often a buried discard card fits the current stack tops, by depth below the top (1, 2,
-    # ... 6 and deeper); measured in greedy play, where any card in the Set fits about 44% of the
-    # time.
-    discard_match: tuple[float, ...] = (0.16, 0.24, 0.31, 0.36, 0.39, 0.45)
+# Race mode: after this many events in a row without a placement, level 3 plays level 2's move,
+# which places whenever it can. A search that holds cards back to keep the other seats from
+# placing could otherwise stall a race (the engine has no stall cap there; the server's clock
+# would end it as a stalemate).
+RACE_STALL_EVENTS = 80
 
 
-WIN_VALUE = 40.0
+def race_stalled(history: Sequence[dict[str, Any]]) -> bool:
+    recent = history[-RACE_STALL_EVENTS:]
+    return len(recent) >= RACE_STALL_EVENTS and not any(
+        isinstance(event, dict) and event.get("type") == "placed" for event in recent)
 
 
-def evaluate(sim: Sim, seat: int) -> float:
-    """The seat's standing: the cards the best other seat still holds minus its own, with a large
-    bonus or malus once the match is decided."""
-    mine = sim.cards_left(seat)
-    others = [sim.cards_left(s) for s in range(sim.n) if s != seat and sim.active[s]]
-    best_other = min(others) if others else 0
-    value = float(best_other - mine)
-    if sim.over:
-        if sim.winner is not None:
-            value += WIN_VALUE if sim.winner == seat else -WIN_VALUE
-        elif mine < best_other:
-            value += WIN_VALUE
-        elif mine > best_other:
-            value -= WIN_VALUE
-    return value
-
-
-def rollout(sim: Sim, seat: int, budget: SearchBudget) -> float:
-    """Play on greedily for every seat up to the budget's horizon and evaluate for ``seat``."""
-    if sim.turns:
-        active = sum(sim.active)
-        turn_changes = 0
-        limit = 1 + active * budget.rounds
-        steps = 0
-        while not sim.over and turn_changes < limit and steps < 2000:
-            mover = sim.to_move
-            sim.play(mover, sim_greedy(sim, mover))
-            if sim.to_move != mover:
-                turn_changes += 1
-            steps += 1
-    else:
-        order = [s for s in range(sim.n) if sim.active[s]]
-        start = order.index(seat) if seat in order else 0
-        order = order[start + 1:] + order[:start + 1]
-        for _ in range(budget.race_actions):
-            for mover in order:
-                if sim.over:
-                    break
-                sim.play(mover, sim_greedy(sim, mover))
-    return evaluate(sim, seat)
-
-
-def candidate_moves(moves: list[int]) -> list[int]:
-    """Legal moves with equivalent placements merged: every stack the discard top fits shows the
-    same circle, so all its placements leave the same colours on the stack tops."""
-    places = [move for move in moves if move >= PLACE0]
-    return [move for move in moves if move < PLACE0] + places[:1]
-
-
-def search_move(view: View, seat: int, rng: random.Random,
-                budget: SearchBudget) -> tuple[int, dict[int, float]]:
-    """Level 3's choice and the mean rollout value of every candidate (for tests and tuning)."""
-    moves = candidate_moves([move_int(move) for move in _require_moves(view, seat)])
+def plan_move(view: View, seat: int, rng: random.Random, history: Sequence[dict[str, Any]],
+              budget: PlanBudget) -> tuple[int, dict[int, float]]:
+    """Level 3's choice and the value of every candidate (empty when it did not search)."""
+    moves = [move_int(move) for move in _require_moves(view, seat)]
     default = greedy_move(moves)
-    if len(moves) == 1:
-        return default, {default: 0.0}
-    values: dict[int, list[float]] = {move: [] for move in moves}
-    deadline = time.perf_counter() + budget.max_seconds
-    for _ in range(budget.samples):
-        world = sim_from_view(view, rng, discard_match=budget.discard_match)
-        for move in moves:
-            trial = world.copy()
-            trial.play(seat, move)
-            values[move].append(rollout(trial, seat, budget))
-        if time.perf_counter() > deadline:
-            break
-    means = {move: sum(vals) / len(vals) for move, vals in values.items()}
-    best, best_gain = default, 0.0
-    for move in moves:
-        if move == default:
-            continue
-        gain = _confident_gain(values[move], values[default], budget)
-        if gain > best_gain:
-            best, best_gain = move, gain
-    return best, means
+    candidates = candidate_moves(moves)
+    if len(candidates) == 1:
+        return default, {}
+    memory = reconstruct(view, history)
+    if memory is None or (view["mode"] == "race" and race_stalled(history)):
+        return default, {}
+    values = plan_values(view, seat, memory, rng, budget, candidates)
+    best = default
+    for move in candidates:  # a fixed order; greedy's move wins ties
+        if values[move] > values[best] + 1e-9:
+            best = move
+    return best, values
 
 
-def _confident_gain(values: list[float], baseline: list[float], budget: SearchBudget) -> float:
-    """How much better ``values`` did than ``baseline`` over the same samples, or 0 unless the
-    mean gain is above the margin and ``budget.confidence`` standard errors."""
-    diffs = [a - b for a, b in zip(values, baseline, strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    if n < 2 or mean <= budget.margin:
-        return 0.0
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean if mean > budget.confidence * (variance / n) ** 0.5 else 0.0
+def make_memory_policy(budget: PlanBudget | None = None) -> Callable[..., MoveJSON]:
+    budget = budget or PlanBudget()
 
-
-def make_search_policy(budget: SearchBudget | None = None) -> Callable[..., MoveJSON]:
-    budget = budget or SearchBudget()
-
-    def search_policy(view: View, seat: int, rng: random.Random) -> MoveJSON:
-        """Level 3: rollouts over determinised hidden cards (see :class:`SearchBudget`)."""
-        move, _ = search_move(view, seat, rng, budget)
+    def memory_policy(view: View, seat: int, rng: random.Random,
+                      history: Sequence[dict[str, Any]] = ()) -> MoveJSON:
+        """Level 3: remember the public events and plan the turn (see :func:`plan_move`)."""
+        move, _ = plan_move(view, seat, rng, history, budget)
         return move_json(move)
 
-    return search_policy
+    memory_policy.uses_history = True  # type: ignore[attr-defined]
+    return memory_policy
 
 
-search_policy = make_search_policy()
+memory_policy = make_memory_policy()
 
 NIMBLE_POLICIES: dict[int, Callable[..., MoveJSON]] = {
     1: random_policy,
     2: greedy_policy,
-    3: search_policy,
+    3: memory_policy,
 }
 
-__all__ = ["NIMBLE_POLICIES", "SearchBudget", "greedy_policy", "legal_moves",
-           "make_search_policy", "random_policy", "search_move", "search_policy"]
+__all__ = ["NIMBLE_POLICIES", "PlanBudget", "candidate_moves", "greedy_policy", "legal_moves",
+           "make_memory_policy", "memory_policy", "plan_move", "random_policy", "race_stalled"]

@@ -189,6 +189,8 @@ def _reconstruct(view: dict[str, Any], history: Sequence[dict[str, Any]]) -> Mem
         covered_here = sum(1 for owner, _ in covered if owner == s)
         if len(unseen[s]) != seats[s].hidden + covered_here:
             raise Inconsistent("unseen cards")
+    # Only turn mode counts placements per round (for the stall cap).
+    placed_this_round = placed_this_round and view["mode"] == "turns"
     return Memory(seats=seats, unseen=unseen, covered_starts=covered,
                   placed_this_round=placed_this_round, events=len(history))
 

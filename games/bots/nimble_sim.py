@@ -3,15 +3,15 @@
 The engine's states are immutable and its moves are checked; a search that plays thousands of
 hypothetical actions a second needs something lighter. :class:`Sim` follows the engine's rules
 (turn budget, free placements, the automatic end of a turn, finish, deadlock and the stall cap)
-on plain lists, and :func:`sim_from_view` fills the piles nobody can see with cards sampled to fit
-the view (a *determinisation*). Moves are small ints: :data:`FLIP`, :data:`RETURN`,
-:data:`RECYCLE`, :data:`END`, and ``PLACE0 + k`` for a placement on stack ``k``.
+on plain lists, and :func:`sim_from_view` builds one from a view, with the piles the view does
+not show given (what a seat remembers) or dealt at random (a *determinisation*). Moves are small
+ints: :data:`FLIP`, :data:`RETURN`, :data:`RECYCLE`, :data:`END`, and ``PLACE0 + k`` for a
+placement on stack ``k``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from games.engines.nimble import (
@@ -168,14 +168,32 @@ class Sim:
 
 
 
+def greedy_choice(sim: Sim, seat: int) -> int:
+    """Level 2's move on a simulated position: place the discard top on the lowest stack it
+    fits, else flip, else recycle, else end the turn."""
+    discard = sim.discards[seat]
+    if discard:
+        frame = CARD_FRAME[discard[-1]]
+        circles = sim.circles
+        for k in range(len(circles)):
+            if circles[k] == frame:
+                return PLACE0 + k
+    if not sim.turns or sim.budget_left > 0:
+        if sim.sets[seat]:
+            return FLIP
+        if discard:
+            return RECYCLE
+    return END
+
+
 def sim_from_view(view: dict[str, Any], rng: random.Random | None = None,
-                  hidden: dict[int, tuple[list[int], list[int]]] | None = None,
-                  discard_match: Sequence[float] | None = None) -> Sim:
+                  hidden: dict[int, tuple[list[int], list[int]]] | None = None) -> Sim:
     """A position that fits ``view``. The piles nobody sees come from ``hidden`` when given
-    (``seat -> (set, discard below the top)``, for tests and experiments), else they are sampled
-    with ``rng`` by :func:`sample_piles` from the cards of each seat's Set that the view does not
-    show elsewhere. Without ``rng`` the hidden cards are dealt in a fixed order (enough for
-    legal moves, which depend only on what the view shows)."""
+    (``seat -> (set, discard below the top)``: what a seat remembers, see
+    :mod:`games.bots.nimble_memory`, or the true piles in tests), else they are dealt uniformly
+    with ``rng`` from the cards of each seat's Set that the view does not show elsewhere.
+    Without ``rng`` the hidden cards are dealt in a fixed order (enough for legal moves, which
+    depend only on what the view shows)."""
     sim = Sim.__new__(Sim)
     seats = view["seats"]
     sim.n = len(seats)
@@ -208,8 +226,10 @@ def sim_from_view(view: dict[str, Any], rng: random.Random | None = None,
         else:
             pool = unseen_cards(seat, top, stack_tops)
             below_count = max(0, info["discard_count"] - 1)
-            set_pile, below = sample_piles(pool, info["set_count"], below_count,
-                                           set(sim.circles), rng, discard_match)
+            if rng is not None:
+                rng.shuffle(pool)
+            set_pile = pool[:info["set_count"]]
+            below = pool[info["set_count"]:info["set_count"] + below_count]
         discard = below + ([top] if top is not None else [])
         sim.sets.append(set_pile)
         sim.discards.append(discard)
@@ -222,38 +242,6 @@ def sim_from_view(view: dict[str, Any], rng: random.Random | None = None,
     return sim
 
 
-def sample_piles(pool: list[int], set_count: int, below_count: int, circles: set[int],
-                 rng: random.Random | None,
-                 discard_match: Sequence[float] | None = None) -> tuple[list[int], list[int]]:
-    """Deal a seat's hidden Set (``set_count`` cards) and buried discard (``below_count`` cards,
-    bottom first) from ``pool``, the cards of its Set that nothing visible accounts for.
-
-    Uniform by default. With ``discard_match``, the buried discard card ``d`` places below the top
-    fits one of ``circles`` with probability ``discard_match[min(d, len) - 1]``: a card lies in a
-    discard because it did not fit when it was the top, so the cards just below the top rarely fit
-    now (a prior measured from play; the view itself says nothing about them)."""
-    if rng is None:
-        cards = pool[:set_count + below_count]
-        return cards[:set_count], cards[set_count:]
-    pool = pool[:]
-    rng.shuffle(pool)
-    below: list[int] = []
-    if discard_match and below_count:
-        fits = [card for card in pool if CARD_FRAME[card] in circles]
-        misses = [card for card in pool if CARD_FRAME[card] not in circles]
-        for depth in range(1, below_count + 1):
-            chance = discard_match[min(depth, len(discard_match)) - 1]
-            first, second = (fits, misses) if rng.random() < chance else (misses, fits)
-            below.append((first or second).pop())
-        below.reverse()  # dealt from just below the top downwards; piles list the bottom first
-        taken = set(below)
-        pool = [card for card in pool if card not in taken]
-    else:
-        below = pool[:below_count]
-        pool = pool[below_count:]
-    return pool[:set_count], below
-
-
 def unseen_cards(seat: int, top: int | None, stack_tops: list[int]) -> list[int]:
     """The cards of ``seat``'s Set that the view does not place anywhere visible."""
     seen = set(stack_tops)
@@ -262,5 +250,5 @@ def unseen_cards(seat: int, top: int | None, stack_tops: list[int]) -> list[int]
     return [card for card in range(seat * SET_SIZE, (seat + 1) * SET_SIZE) if card not in seen]
 
 
-__all__ = ["END", "FLIP", "NUM_STACKS", "PLACE0", "RECYCLE", "RETURN", "Sim", "move_int",
-           "move_json", "sim_from_view", "unseen_cards"]
+__all__ = ["END", "FLIP", "NUM_STACKS", "PLACE0", "RECYCLE", "RETURN", "Sim", "card_from_face",
+           "greedy_choice", "move_int", "move_json", "sim_from_view", "unseen_cards"]

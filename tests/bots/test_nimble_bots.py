@@ -1,5 +1,7 @@
-"""Nimble bots: legal moves everywhere, reproducible choices, level 3's time, a smoke arena, the
-look-ahead model against the engine, and no use of hidden information."""
+"""Nimble bots: legal moves everywhere (with and without a history), reproducible choices, hidden
+cards never change a move, level 3's memory rebuilt from the events, the look-ahead model against
+the engine, level 3's time, a smoke arena. Strength is measured by ``bot_arena`` (docs/bots.md),
+not here."""
 
 from __future__ import annotations
 
@@ -9,16 +11,19 @@ import time
 
 import pytest
 
-from games.bots.arena import run_arena
+from games.bots import choose_move, needs_history
+from games.bots.arena import play_match, run_arena
 from games.bots.nimble import (
     NIMBLE_POLICIES,
-    SearchBudget,
+    PlanBudget,
     candidate_moves,
     greedy_policy,
     legal_moves,
-    make_search_policy,
-    search_move,
+    make_memory_policy,
+    plan_move,
+    race_stalled,
 )
+from games.bots.nimble_memory import reconstruct, start_counts, world_from_memory
 from games.bots.nimble_sim import (
     END,
     FLIP,
@@ -29,8 +34,8 @@ from games.bots.nimble_sim import (
     move_json,
     sim_from_view,
 )
-from games.engines.base import apply_checked
-from games.engines.nimble import CARD_CIRCLE, CARD_FRAME, NIMBLE, card_of, with_piles
+from games.engines.base import apply_checked, events_for
+from games.engines.nimble import CARD_CIRCLE, CARD_FRAME, NIMBLE, card_face, card_of, with_piles
 
 E = NIMBLE
 TABLES = [(players, mode) for players in (2, 3, 4) for mode in ("turns", "race")]
@@ -41,30 +46,49 @@ def _play(state, seat: int, move: dict):
     return apply_checked(E, state, seat, E.parse_move(move)).state
 
 
-def positions(players: int, mode: str, seed: str, count: int, every: int = 3):
-    """``(state, seat)`` for an acting seat, taken along a playout by a mix of levels 1 and 2 (a
-    seat forfeits part-way in 3-4 player matches, so positions with a seat out are covered)."""
-    state = E.initial_state(num_players=players, config={"mode": mode}, seed=seed)
+def _move(level: int, state, seat: int, rng: random.Random, history: list) -> dict:
+    return choose_move("nimble", E.view(state, seat), seat, level, rng, history=history)
+
+
+def playout(players: int, mode: str, seed: str, count: int, every: int = 3,
+            config: dict | None = None):
+    """``(state, seat, history)`` for an acting seat and the events it was shown so far, taken
+    along a match played by a mix of levels 1, 2 and 3 (a seat forfeits part-way in 3-4 player
+    matches, so positions with a seat out are covered)."""
+    state = E.initial_state(num_players=players, config={"mode": mode, **(config or {})},
+                            seed=seed)
+    histories: dict[int, list] = {s: [] for s in range(players)}
+
+    def record(events) -> None:
+        for s, history in histories.items():
+            history.extend(events_for(events, s))
+
     rng = random.Random(seed)
     found = []
     step = 0
     while E.outcome(state) is None and len(found) < count and step < 5000:
         if players > 2 and step == 40 and (players - 1) not in state.forfeited:
-            state = E.forfeit(state, players - 1).state
+            transition = E.forfeit(state, players - 1)
+            record(transition.events)
+            state = transition.state
             continue
         actors = sorted(E.actors(state))
         seat = actors[step % len(actors)]
         if step % every == 0:
-            found.append((state, seat))
-        level = 1 if rng.random() < 0.3 else 2
-        state = _play(state, seat, NIMBLE_POLICIES[level](E.view(state, seat), seat, rng))
+            found.append((state, seat, list(histories[seat])))
+        roll = rng.random()
+        level = 1 if roll < 0.25 else 3 if roll < 0.45 else 2
+        transition = apply_checked(E, state, seat, E.parse_move(
+            _move(level, state, seat, rng, histories[seat])))
+        record(transition.events)
+        state = transition.state
         step += 1
     return found
 
 
 @pytest.fixture(scope="module")
 def table_positions():
-    return {(players, mode): positions(players, mode, f"bots-{players}-{mode}", 40)
+    return {(players, mode): playout(players, mode, f"bots-{players}-{mode}", 40)
             for players, mode in TABLES}
 
 
@@ -75,18 +99,29 @@ def table_positions():
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_a_legal_move(table_positions, players, mode, level):
     chosen = set()
-    for number, (state, seat) in enumerate(table_positions[(players, mode)]):
-        if level == 3 and number % 3:
-            continue  # level 3 is slower; every third position is plenty
-        move = NIMBLE_POLICIES[level](E.view(state, seat), seat, random.Random(number))
+    for number, (state, seat, history) in enumerate(table_positions[(players, mode)]):
+        move = _move(level, state, seat, random.Random(number), history)
         _play(state, seat, move)  # raises unless the engine accepts it
         chosen.add(move["action"])
     assert chosen
 
 
 @pytest.mark.parametrize(("players", "mode"), TABLES)
+def test_level_3_plays_legally_without_a_usable_history(table_positions, players, mode):
+    """No history, a history missing its start, a history with junk in it: level 3 still plays
+    a legal move (it falls back to level 2 when the events do not lead to the view)."""
+    policy = NIMBLE_POLICIES[3]
+    for number, (state, seat, history) in enumerate(table_positions[(players, mode)][::2]):
+        view = E.view(state, seat)
+        for broken in ((), history[1:], history[:-1], [*history, {"type": "flipped"}],
+                       [None, 7, "x", {}, *history], [{"type": "recycled", "seat": "0"}]):
+            _play(state, seat, policy(view, seat, random.Random(number), history=broken))
+        _play(state, seat, policy(view, seat, random.Random(number)))  # no history argument
+
+
+@pytest.mark.parametrize(("players", "mode"), TABLES)
 def test_legal_moves_rebuilt_from_a_view_without_them(table_positions, players, mode):
-    for state, seat in table_positions[(players, mode)]:
+    for state, seat, _ in table_positions[(players, mode)]:
         for viewer in range(players):
             view = E.view(state, viewer)
             expected = view.pop("legal_moves")
@@ -105,6 +140,10 @@ def test_a_seat_without_a_move_is_refused():
     for level in LEVELS:
         with pytest.raises(ValueError):
             NIMBLE_POLICIES[level](E.view(state, idle), idle, random.Random(0))
+
+
+def test_only_level_3_asks_for_the_history():
+    assert [needs_history("nimble", level) for level in LEVELS] == [False, False, True]
 
 
 # --------------------------------------------------------------------------- level 2
@@ -157,31 +196,30 @@ def test_placements_of_one_card_are_one_candidate():
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_same_view_and_seed_give_the_same_move(table_positions, level):
+def test_same_view_history_and_seed_give_the_same_move(table_positions, level):
     for players, mode in TABLES:
-        for number, (state, seat) in enumerate(table_positions[(players, mode)][::8]):
+        for number, (state, seat, history) in enumerate(table_positions[(players, mode)][::8]):
             view = E.view(state, seat)
-            untouched = copy.deepcopy(view)
-            first = NIMBLE_POLICIES[level](view, seat, random.Random(f"seed-{number}"))
-            again = NIMBLE_POLICIES[level](copy.deepcopy(view), seat,
-                                           random.Random(f"seed-{number}"))
+            untouched = copy.deepcopy((view, history))
+            first = _move(level, state, seat, random.Random(f"seed-{number}"), history)
+            again = choose_move("nimble", copy.deepcopy(view), seat, level,
+                                random.Random(f"seed-{number}"), history=copy.deepcopy(history))
             assert first == again
-            assert view == untouched  # the policy does not write into the view
+            assert (view, history) == untouched  # the policy writes into neither
 
 
 # --------------------------------------------------------------------------- hidden cards
 
 
-def _replant(state, rng: random.Random):
-    """The same public position with every Set and every buried discard reshuffled (and cards
-    swapped between a seat's Set and its buried discard): only what nobody sees differs."""
-    sets, discards = [], []
-    for set_pile, discard in zip(state.sets, state.discards, strict=True):
-        hidden = list(set_pile) + list(discard[:-1])
-        rng.shuffle(hidden)
-        sets.append(tuple(hidden[:len(set_pile)]))
-        discards.append(tuple(hidden[len(set_pile):]) + discard[-1:])
-    return with_piles(state, sets=tuple(sets), discards=tuple(discards))
+def _replant(state, never_seen: list[int], rng: random.Random):
+    """The same public position with the cards nobody has seen reshuffled: the bottom
+    ``never_seen[s]`` cards of each Set. The view and every event so far stay the same."""
+    sets = []
+    for set_pile, count in zip(state.sets, never_seen, strict=True):
+        bottom = list(set_pile[:count])
+        rng.shuffle(bottom)
+        sets.append(tuple(bottom) + set_pile[count:])
+    return with_piles(state, sets=tuple(sets))
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -189,36 +227,147 @@ def test_hidden_cards_never_change_a_move(table_positions, level):
     rng = random.Random(level)
     checked = 0
     for players, mode in TABLES:
-        for number, (state, seat) in enumerate(table_positions[(players, mode)][::6]):
-            other = _replant(state, rng)
-            if (other.sets, other.discards) == (state.sets, state.discards):
+        for number, (state, seat, history) in enumerate(table_positions[(players, mode)][::4]):
+            memory = reconstruct(E.view(state, seat), history)
+            assert memory is not None
+            other = _replant(state, [m.hidden for m in memory.seats], rng)
+            if other.sets == state.sets:
                 continue
             view, other_view = E.view(state, seat), E.view(other, seat)
             assert view == other_view
             for seed in range(2):
-                assert NIMBLE_POLICIES[level](view, seat, random.Random(seed)) == \
-                    NIMBLE_POLICIES[level](other_view, seat, random.Random(seed)), (number, seed)
+                assert _move(level, state, seat, random.Random(seed), history) == \
+                    _move(level, other, seat, random.Random(seed), history), (number, seed)
             checked += 1
     assert checked >= 10
 
 
-def test_determinisations_keep_what_the_view_shows(table_positions):
+# --------------------------------------------------------------------------- memory
+
+
+def test_start_cards_follow_the_dealing_order():
+    assert start_counts(2, 0) == [2, 1] and start_counts(2, 1) == [1, 2]
+    assert start_counts(3, 2) == [1, 1, 1]
+    assert start_counts(4, 1) == [0, 1, 1, 1]
+
+
+@pytest.mark.parametrize(("players", "mode"), TABLES)
+def test_memory_knows_every_discard_and_the_known_part_of_every_set(table_positions, players,
+                                                                    mode):
+    for state, seat, history in table_positions[(players, mode)]:
+        memory = reconstruct(E.view(state, seat), history)
+        assert memory is not None
+        for s, known in enumerate(memory.seats):
+            assert known.discard == list(state.discards[s])
+            assert known.hidden + len(known.set_top) == len(state.sets[s])
+            assert list(state.sets[s][known.hidden:]) == known.set_top
+            assert set(state.sets[s][:known.hidden]) <= set(memory.unseen[s])
+
+
+def test_memory_after_a_known_sequence_of_events():
+    """Flips, a return, placements and a recycle: the seat knows its discard order below the top,
+    the card it put back on its Set, and after the recycle its whole Set in order."""
+    state = E.initial_state(num_players=2, config={"mode": "turns"}, seed="memory")
+    seat = state.to_move
+    history: list = []
+
+    def act(move: dict) -> None:
+        nonlocal state
+        transition = apply_checked(E, state, seat, E.parse_move(move))
+        history.extend(events_for(transition.events, seat))
+        state = transition.state
+
+    # Empty history at the start of the match: nothing known but the counts.
+    memory = reconstruct(E.view(state, seat), [])
+    assert memory is not None and memory.seats[seat].discard == []
+    assert memory.seats[seat].hidden == len(state.sets[seat])
+    act({"action": "flip"})
+    act({"action": "flip"})
+    act({"action": "flip"})
+    flipped = [event["card"] for event in history if event["type"] == "flipped"]
+    memory = reconstruct(E.view(state, seat), history)
+    assert [card_face(c) for c in memory.seats[seat].discard] == flipped
+    assert memory.seats[seat].discard == list(state.discards[seat])
+    # The other seat passes; this seat puts its discard top back on its Set.
+    while state.to_move != seat:
+        transition = apply_checked(E, state, state.to_move, E.parse_move({"action": "end_turn"}))
+        history.extend(events_for(transition.events, seat))
+        state = transition.state
+    act({"action": "return"})
+    memory = reconstruct(E.view(state, seat), history)
+    assert memory.seats[seat].set_top == [state.sets[seat][-1]]
+    assert memory.seats[seat].discard == list(state.discards[seat])
+    # Play on (the other seat passes) until this seat has taken its discard back.
+    rng = random.Random(1)
+    while E.outcome(state) is None and not any(
+            e["type"] == "recycled" and e["seat"] == seat for e in history):
+        mover = state.to_move
+        move = greedy_policy(E.view(state, mover), mover, rng) if mover == seat else {
+            "action": "end_turn"}
+        transition = apply_checked(E, state, mover, E.parse_move(move))
+        history.extend(events_for(transition.events, seat))
+        state = transition.state
+    assert E.outcome(state) is None
+    memory = reconstruct(E.view(state, seat), history)
+    assert memory.fully_known(seat)
+    assert memory.seats[seat].set_top == list(state.sets[seat])
+    assert memory.seats[seat].discard == list(state.discards[seat])
+
+
+def test_memory_refuses_a_history_that_does_not_lead_to_the_view(table_positions):
+    state, seat, history = table_positions[(2, "turns")][-1]
+    view = E.view(state, seat)
+    assert reconstruct(view, history) is not None
+    assert reconstruct(view, []) is None  # mid-match: the history cannot be empty
+    assert reconstruct(view, history[1:]) is None
+    flips = [i for i, event in enumerate(history) if event["type"] == "flipped"]
+    assert reconstruct(view, history[:flips[-1]] + history[flips[-1] + 1:]) is None
+    assert reconstruct(view, [*history, {"type": "flipped", "seat": 0, "card": None}]) is None
+
+
+def test_worlds_keep_what_the_seat_remembers(table_positions):
     for players, mode in TABLES:
-        for state, seat in table_positions[(players, mode)][::5]:
+        for state, seat, history in table_positions[(players, mode)][::5]:
             view = E.view(state, seat)
+            memory = reconstruct(view, history)
             for seed in range(3):
-                world = sim_from_view(view, random.Random(seed),
-                                      discard_match=SearchBudget().discard_match)
-                for s, info in enumerate(view["seats"]):
-                    assert len(world.sets[s]) == info["set_count"]
-                    assert len(world.discards[s]) == info["discard_count"]
-                    if info["discard_top"]:
-                        assert world.discards[s][-1] == state.discards[s][-1]
+                world = world_from_memory(view, memory, random.Random(seed))
+                for s, known in enumerate(memory.seats):
+                    assert world.discards[s] == list(state.discards[s])
+                    assert len(world.sets[s]) == len(state.sets[s])
+                    assert world.sets[s][known.hidden:] == known.set_top
+                    assert set(world.sets[s][:known.hidden]) <= set(memory.unseen[s])
                     cards = world.sets[s] + world.discards[s]
                     assert len(set(cards)) == len(cards)
                     assert all(card // 30 == s for card in cards)
-                    assert not set(cards) & {stack[-1] for stack in state.stacks}
+                    assert not set(cards) & {card for stack in state.stacks for card in stack[1:]}
                 assert world.circles == [CARD_CIRCLE[stack[-1]] for stack in state.stacks]
+                assert world.placed_this_round == (
+                    mode == "turns" and state.placed_this_round)
+
+
+def test_level_3_digs_for_a_buried_card_it_remembers():
+    """Where the discard top does not fit but the card below it does, level 2 flips; level 3
+    mostly returns the top to place the card below (it may still flip when that is better)."""
+    counts = {"return": 0, "other": 0}
+    for game in range(3):
+        state = E.initial_state(num_players=2, config={"mode": "turns"}, seed=f"dig-{game}")
+        histories: dict[int, list] = {0: [], 1: []}
+        step = 0
+        while E.outcome(state) is None:
+            seat = state.to_move
+            discard = state.discards[seat]
+            circles = {CARD_CIRCLE[stack[-1]] for stack in state.stacks}
+            move = _move(3, state, seat, random.Random(step), histories[seat])
+            if len(discard) >= 2 and CARD_FRAME[discard[-1]] not in circles and \
+                    CARD_FRAME[discard[-2]] in circles and state.budget_left:
+                counts["return" if move["action"] == "return" else "other"] += 1
+            transition = apply_checked(E, state, seat, E.parse_move(move))
+            for s, history in histories.items():
+                history.extend(events_for(transition.events, s))
+            state = transition.state
+            step += 1
+    assert counts["return"] >= 10 and counts["return"] > counts["other"]
 
 
 # --------------------------------------------------------------------------- the model
@@ -265,40 +414,49 @@ def test_the_look_ahead_model_follows_the_engine(players, mode):
 
 
 def test_level_3_thinks_within_its_budget(table_positions):
-    policy = NIMBLE_POLICIES[3]
     times = []
     for players, mode in TABLES:
-        for number, (state, seat) in enumerate(table_positions[(players, mode)][::4]):
+        for number, (state, seat, history) in enumerate(table_positions[(players, mode)][::2]):
             started = time.perf_counter()
-            policy(E.view(state, seat), seat, random.Random(number))
+            _move(3, state, seat, random.Random(number), history)
             times.append(time.perf_counter() - started)
     assert max(times) < 2.0
-    assert sum(times) / len(times) < 0.1
+    assert sum(times) / len(times) < 0.05
+
+
+def test_level_3_within_its_budget_with_six_actions_a_turn():
+    positions = playout(4, "turns", "six", 30, every=2, config={"budget": 6})
+    times = []
+    for number, (state, seat, history) in enumerate(positions):
+        started = time.perf_counter()
+        _move(3, state, seat, random.Random(number), history)
+        times.append(time.perf_counter() - started)
+    assert max(times) < 2.0
 
 
 def test_level_3_stops_at_its_time_limit(table_positions):
-    hasty = make_search_policy(SearchBudget(samples=10_000, max_seconds=0.05))
-    state, seat = table_positions[(2, "turns")][5]
-    started = time.perf_counter()
-    move = hasty(E.view(state, seat), seat, random.Random(0))
-    assert time.perf_counter() - started < 1.0
-    _play(state, seat, move)
+    hasty = make_memory_policy(PlanBudget(worlds=10_000, max_nodes=10**9, max_seconds=0.05))
+    for players, mode in ((2, "turns"), (2, "race")):
+        state, seat, history = table_positions[(players, mode)][5]
+        started = time.perf_counter()
+        move = hasty(E.view(state, seat), seat, random.Random(0), history=history)
+        assert time.perf_counter() - started < 1.0
+        _play(state, seat, move)
 
 
-def test_level_3_keeps_the_greedy_move_without_a_clear_gain():
-    # One legal move: nothing to search.
+def test_level_3_with_one_candidate_plays_it_without_searching():
     spent = _position(top=("green", "red"), circles=("beige", "orange", "purple"),
                       budget_left=0, set_count=3)
     view = E.view(spent, 0)
     assert view["legal_moves"] == [{"action": "end_turn"}]
-    move, means = search_move(view, 0, random.Random(0), SearchBudget())
-    assert move == END and list(means) == [END]
-    # A placement that fits is kept: the search finds nothing clearly better.
-    fits = _position(top=("green", "red"), circles=("beige", "green", "purple"))
-    move, means = search_move(E.view(fits, 0), 0, random.Random(0), SearchBudget())
-    assert move == PLACE0 + 1
-    assert set(means) == {FLIP, RETURN, END, PLACE0 + 1}
-    assert CARD_FRAME[fits.discards[0][-1]] == CARD_CIRCLE[fits.stacks[1][-1]]
+    assert plan_move(view, 0, random.Random(0), [], PlanBudget()) == (END, {})
+
+
+def test_a_race_without_placements_falls_back_to_level_2():
+    flips = [{"type": "flipped", "seat": 0, "card": card_face(0)}] * 80
+    assert race_stalled(flips)
+    assert not race_stalled(flips[:79])
+    assert not race_stalled([*flips, {"type": "placed"}])
 
 
 # --------------------------------------------------------------------------- arena
@@ -311,3 +469,7 @@ def test_smoke_arena():
     assert result.games == 2 and result.think_seconds[3]
     result = run_arena("nimble", 3, 1, games=2, config={"mode": "race"}, seed="smoke")
     assert result.games == 2
+    for players, mode in ((3, "turns"), (4, "race")):
+        levels = {seat: 3 if seat % 2 else 2 for seat in range(players)}
+        outcome = play_match("nimble", levels, f"smoke-{players}", {"mode": mode})
+        assert outcome is not None
