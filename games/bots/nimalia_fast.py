@@ -1,4 +1,4 @@
-"""Bitboard reserves for the level 3 search: the engine's 22 objectives, about five times faster.
+"""Bitboard reserves for the level 3 search: the engine's 22 objectives, several times faster.
 
 A board is a list of 16 integers used as bit sets over a 12 x 12 frame: occupied cells, one set
 per terrain, one per animal and one per river diagonal. A reserve never exceeds 6 x 6 and never
