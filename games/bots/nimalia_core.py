@@ -53,12 +53,9 @@ class Position:
     cards: tuple[int, ...]                      # legal: hand cards ...
     rotations: tuple[int, ...]                  # ... turned any of these ways ...
     anchors: tuple[Cell, ...]                   # ... at any of these anchors
-    pass_to: int | None
     pass_direction: str | None
     visible_cards: frozenset[int]               # card ids shown in some reserve or in the hand
-    placed: tuple[bool, ...]                    # seats with a hidden placement this turn
     hand_sizes: tuple[int, ...]                 # cards each seat holds, a pending one included
-    totals: tuple[int, ...]
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any], seat: int) -> Position:
@@ -80,12 +77,9 @@ class Position:
             cards=tuple(legal.get("cards", ())),
             rotations=tuple(legal.get("rotations", ())),
             anchors=tuple((row, col) for row, col in legal.get("anchors", ())),
-            pass_to=view.get("pass_to"),
             pass_direction=view.get("pass_direction"),
             visible_cards=frozenset(shown | set(hand)),
-            placed=tuple(view.get("placed", ())),
             hand_sizes=tuple(view.get("hand_sizes", ())),
-            totals=tuple(view["scores"]["totals"]),
         )
 
     def placements(self) -> list[Placement]:
@@ -112,19 +106,18 @@ def as_move(placement: Placement) -> dict[str, int]:
 # --------------------------------------------------------------------------- evaluation
 
 
-def objective_weights(position: Position, later_weight: float,
-                      decay: float = 1.0) -> dict[int, float]:
+def objective_weights(position: Position, later_weight: float) -> dict[int, float]:
     """How much one point of each objective is worth now.
 
-    An objective scored at the end of this round counts fully; each later scoring counts
-    ``later_weight``, times ``decay`` per further round.
+    An objective scored at the end of this round counts fully; each later scoring of it counts
+    ``later_weight``.
     """
     weights = dict.fromkeys(position.objectives, 0.0)
     for oid in position.schedule.get(position.round, ()):
         weights[oid] += 1.0
-    for distance, number in enumerate(position.later_rounds()):
+    for number in position.later_rounds():
         for oid in position.schedule.get(number, ()):
-            weights[oid] += later_weight * decay ** distance
+            weights[oid] += later_weight
     return {oid: w for oid, w in weights.items() if w}
 
 
