@@ -212,6 +212,11 @@ class Hub:
             last_seen = last_ping = loop.time()
             while True:
                 message = await pubsub.get_message(timeout=1.0)
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    # redis-py's read can swallow a cancellation; honour it here, or closing
+                    # the listener would wait forever.
+                    raise asyncio.CancelledError
                 now = loop.time()
                 if message is None:
                     if now - last_seen > 3 * HEARTBEAT_SECONDS:

@@ -82,12 +82,12 @@ def _player(user: User | None) -> dict[str, Any] | None:
     return {"username": user.username, "is_bot": user.is_bot}
 
 
-def seat_summary(seat: Seat) -> dict[str, Any]:
+def seat_summary(seat: Seat, actors: Iterable[int]) -> dict[str, Any]:
     return {
         "index": seat.index,
         "player": _player(seat.user),
         "joined": seat.joined_at is not None,
-        "to_act": seat.to_act,
+        "to_act": seat.index in actors,
         "forfeited": seat.forfeited_at is not None,
         "rank": seat.rank,
         "score": seat.score,
@@ -109,10 +109,11 @@ def match_summary(match: Match, user: User) -> dict[str, Any]:
         "deadline": match.deadline,
         "created_at": match.created_at,
         "updated_at": match.updated_at,
-        "seats": [seat_summary(seat) for seat in seats],
+        "seats": [seat_summary(seat, match.actors) for seat in seats],
         "to_act": list(match.actors),
         "your_seat": mine.index if mine else None,
-        "is_your_turn": bool(mine and mine.to_act),
+        # From the match row alone, so it always agrees with to_act in the same answer.
+        "is_your_turn": bool(mine and mine.index in match.actors),
         "invitation_pending": bool(mine and mine.joined_at is None),
         "outcome": match.outcome,
     }
@@ -131,7 +132,9 @@ def match_detail(match: Match, user: User) -> dict[str, Any]:
         view = engine.view(engine.load(match.state), data["your_seat"])
         legal_moves = view.pop("legal_moves", None)
     data["view"] = view
-    data["legal_moves"] = legal_moves if data["is_your_turn"] else None
+    # Whatever the engine offers the caller's seat now: the moves of a seat that must act, and
+    # also those of one that may act without having to (take back a Nimalia placement).
+    data["legal_moves"] = legal_moves if match.status == Match.Status.ACTIVE else None
     data["seed"] = match.seed if match.status in PUBLIC_STATUSES else None
     return data
 

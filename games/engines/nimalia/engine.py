@@ -498,7 +498,8 @@ class NimaliaEngine:
         if seat is not None and 0 <= seat < state.num_players:
             pending = state.pending[seat]
             view["hand"] = [_card_json(card) for card in state.hands[seat]]
-            view["pending"] = pending.as_dict() if pending is not None else None
+            view["pending"] = ({**pending.as_dict(), "squares": _card_json(pending.card)["squares"]}
+                               if pending is not None else None)
             if not state.solo:
                 view["pass_to"] = _pass_target(state, seat)
             view["legal_moves"] = self._compact_moves(state, seat) if placing else None

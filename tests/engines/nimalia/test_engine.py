@@ -20,7 +20,7 @@ from games.engines.base import (
     seats_to_act,
 )
 from games.engines.nimalia import NIMALIA, Place, State, Undo
-from games.engines.nimalia.cards import CARD_IDS
+from games.engines.nimalia.cards import CARD_IDS, CARDS
 from games.engines.nimalia.engine import (
     SOLO_THRESHOLDS,
     SOLO_TITLES,
@@ -287,7 +287,9 @@ def test_a_pending_placement_is_hidden_from_the_other_seats() -> None:
     mine = events_for(transition.events, 0)
     assert {"type": "placement_pending", "seat": 0, **move.as_dict(), "private_to": 0} in mine
     view = NIMALIA.view(after, 0)
-    assert view["pending"] == move.as_dict()
+    squares = [{"animal": sq.animal, "terrain": sq.terrain, "river": sq.river or None}
+               for sq in CARDS[move.card]]
+    assert view["pending"] == {**move.as_dict(), "squares": squares}
     assert view["legal_moves"] == {"undo": True, "cards": [], "rotations": [], "anchors": []}
     undone = apply_checked(NIMALIA, after, 0, Undo())
     assert events_for(undone.events, 1) == [{"type": "placement_withdrawn", "seat": 0}]

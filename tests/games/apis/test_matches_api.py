@@ -281,7 +281,6 @@ def test_a_finished_match_is_public_and_reveals_its_seed(nibble, client_for, car
     "/api/nothing-here",
     "/api/matches/",
     "/api/",
-    "/",
     "/api/me/inbox/extra",
 ])
 def test_unknown_urls_answer_the_json_envelope(client_for, alice, path):
