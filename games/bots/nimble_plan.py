@@ -26,7 +26,7 @@ from games.bots.nimble_sim import END, FLIP, PLACE0, RECYCLE, RETURN, Sim, greed
 @dataclass(frozen=True)
 class PlanBudget:
     """How level 3 plans. ``worlds`` samples of the never-seen cards (1 when none are left);
-    ``race_depth`` own actions searched in race mode; ``max_nodes`` positions searched per move
+    ``race_depth`` own actions searched in race mode; ``max_nodes`` actions played per move
     over all worlds (beyond a world's share, the rest of a turn is played greedily), so a move
     costs the same work whatever the clock says. ``max_seconds`` is a safety net on the wall
     clock, not the normal limit.
@@ -38,7 +38,7 @@ class PlanBudget:
 
     worlds: int = 8
     race_depth: int = 4
-    max_nodes: int = 40_000
+    max_nodes: int = 150_000
     fit_bonus: float = 0.3
     threat: float = 0.7
     win: float = 1000.0
@@ -80,21 +80,24 @@ def own_moves(sim: Sim, seat: int, last: int | None) -> list[int]:
     return moves
 
 
-def finish_turn(sim: Sim, seat: int) -> None:
-    """Play the rest of ``seat``'s turn greedily."""
+def finish_turn(sim: Sim, seat: int) -> int:
+    """Play the rest of ``seat``'s turn greedily; returns the number of actions."""
     steps = 0
     while not sim.over and sim.to_move == seat and steps < 200:
         sim.play(seat, greedy_choice(sim, seat))
         steps += 1
+    return steps
 
 
-def finish_round(sim: Sim, seat: int) -> None:
-    """Let the other seats play greedily until it is ``seat``'s turn again."""
+def finish_round(sim: Sim, seat: int) -> int:
+    """Let the other seats play greedily until it is ``seat``'s turn again; returns the number
+    of actions."""
     steps = 0
     while not sim.over and sim.to_move != seat and steps < 500:
         mover = sim.to_move
         sim.play(mover, greedy_choice(sim, mover))
         steps += 1
+    return steps
 
 
 class _Search:
@@ -102,15 +105,16 @@ class _Search:
         self.seat = seat
         self.budget = budget
         self.deadline = deadline
-        self.nodes = 0
+        self.nodes = 0  # actions played in the search, the seat's own and the replies
+        self.checks = 0
         self.limit = budget.max_nodes
 
     def turn_value(self, sim: Sim, last: int | None) -> float:
         seat = self.seat
         if not sim.over and sim.to_move == seat and self.nodes >= self.limit:
-            finish_turn(sim, seat)
+            self.nodes += finish_turn(sim, seat)
         if sim.over or sim.to_move != seat:
-            finish_round(sim, seat)
+            self.nodes += finish_round(sim, seat)
             return score(sim, seat, self.budget)
         best = -1e18
         for move in own_moves(sim, seat, last):
@@ -122,7 +126,8 @@ class _Search:
 
     def _count(self) -> None:
         self.nodes += 1
-        if self.nodes % 512 == 0 and time.perf_counter() > self.deadline:
+        self.checks += 1
+        if self.checks % 256 == 0 and time.perf_counter() > self.deadline:
             self.limit = 0  # the safety net: every open turn is finished greedily
 
     def race_value(self, sim: Sim, depth: int, last: int | None) -> float:
@@ -148,6 +153,7 @@ class _Search:
             if other != self.seat and sim.active[other] and (
                     sim.sets[other] or sim.discards[other]):
                 sim.play(other, greedy_choice(sim, other))
+                self.nodes += 1
 
 
 def plan_values(view: dict, seat: int, memory: Memory, rng: random.Random,
