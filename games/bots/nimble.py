@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from games.bots.base import HISTORY_ATTRIBUTE
 from games.bots.nimble_memory import reconstruct
 from games.bots.nimble_plan import PlanBudget, plan_values
 from games.bots.nimble_sim import (
@@ -138,7 +139,7 @@ def make_memory_policy(budget: PlanBudget | None = None) -> Callable[..., MoveJS
         move, _ = plan_move(view, seat, rng, history, budget)
         return move_json(move)
 
-    memory_policy.uses_history = True  # type: ignore[attr-defined]
+    setattr(memory_policy, HISTORY_ATTRIBUTE, True)  # called with the events it was shown
     return memory_policy
 
 
