@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
+from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 
 from accounts.models import Rating, User
@@ -30,15 +31,20 @@ def _visible_filter(user: User) -> Q:
 def match_access(*, user: User, match_id: UUID, lock: bool = False) -> Match:
     """The match if the caller may see it, else MatchNotFound (missing and hidden look alike).
 
-    With ``lock`` the row is locked for the rest of the transaction."""
-    queryset = Match.objects.all()
+    With ``lock`` the row is locked for the rest of the transaction. The match comes with its
+    seats and their players in one query (every match has at least one seat)."""
+    queryset = Seat.objects.select_related("match", "user").order_by("index")
     if lock:
-        queryset = queryset.select_for_update(of=("self",))
+        queryset = queryset.select_for_update(of=("match",))
     try:
-        match = queryset.get(id=match_id)
-    except (Match.DoesNotExist, ValueError):
+        seats = list(queryset.filter(match_id=match_id))
+    except (ValueError, ValidationError):
         raise MatchNotFound() from None
-    seats = list(match.seats.select_related("user").order_by("index"))
+    if not seats:
+        raise MatchNotFound()
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
     match._prefetched_seats = seats  # type: ignore[attr-defined]
     if match.created_by_id != user.id and not any(seat.user_id == user.id for seat in seats):
         open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)

@@ -618,10 +618,13 @@ class NibbleEngine:
             "decided": is_decided(state),
         }
         if state.winner is None:
+            # Public knowledge in a game without secrets: every viewer may see which discs the
+            # player to move can take (a waiting client can highlight them or plan ahead).
+            takeable = {str(colour): [list(cell) for cell in cells]
+                        for colour, cells in takeable_discs(board).items()}
+            data["takeable"] = takeable
             if seat == state.to_move:
-                data["legal_moves"] = {"takeable": {
-                    str(colour): [list(cell) for cell in cells]
-                    for colour, cells in takeable_discs(board).items()}}
+                data["legal_moves"] = {"takeable": takeable}
         else:
             outcome = self.outcome(state)
             assert outcome is not None
