@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.authtoken.models import Token
 
 from accounts import ratings
+from accounts.authentication import CachedTokenAuthentication
 from accounts.exceptions import InvalidCredentials, InvalidPassword, UsernameTaken
 from accounts.models import Rating, RatingChange, User
 
@@ -40,6 +41,8 @@ def token_obtain(*, username: str, password: str) -> Token:
 
 
 def token_revoke(*, user: User) -> None:
+    for key in Token.objects.filter(user=user).values_list("key", flat=True):
+        CachedTokenAuthentication.forget(key)
     Token.objects.filter(user=user).delete()
 
 

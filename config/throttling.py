@@ -20,8 +20,9 @@ class PlayerRateThrottle(UserRateThrottle):
             from games.models import Seat
 
             match_id = view.kwargs.get("match_id")
-            return Seat.objects.filter(match_id=match_id, user=request.user,
-                                       to_act=True).exists()
+            seats = Seat.objects.filter(match_id=match_id, user=request.user).values_list(
+                "index", "match__actors")
+            return any(index in actors for index, actors in seats)
         return False
 
 

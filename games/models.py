@@ -89,8 +89,6 @@ class Seat(models.Model):
     # Filled by a bot account (copied from the user when the seat is filled).
     is_bot = models.BooleanField(default=False)
     joined_at = models.DateTimeField(null=True, blank=True)
-    # Must this seat act now? Mirrors Match.actors so "my turn" is an indexed query.
-    to_act = models.BooleanField(default=False)
     forfeited_at = models.DateTimeField(null=True, blank=True)
     forfeit_reason = models.CharField(max_length=16, blank=True, default="")
     rank = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -108,7 +106,6 @@ class Seat(models.Model):
                                     condition=Q(user__isnull=False, is_bot=False),
                                     name="seat_unique_user"),
         ]
-        indexes = [models.Index(fields=["user", "to_act"], name="seat_user_to_act")]
 
     def __str__(self) -> str:
         return f"seat {self.index} of {self.match_id}"

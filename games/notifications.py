@@ -16,21 +16,35 @@ from games.models import Match, UserEvent
 
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
-           **data: Any) -> None:
+           wake: set[str] | None = None, **data: Any) -> None:
+    """Write a feed entry for each user and wake their waiting clients after commit (or add
+    their channels to ``wake`` for the caller to publish with others in one go)."""
     ids = sorted(set(user_ids))
     if not ids:
         return
     UserEvent.objects.bulk_create([
         UserEvent(user_id=user_id, type=type, match=match, data=_jsonable(data))
         for user_id in ids])
-    channels = [user_channel(user_id) for user_id in ids]
-    transaction.on_commit(lambda: publish(*channels))
+    channels = {user_channel(user_id) for user_id in ids}
+    if wake is None:
+        wake_after_commit(channels)
+    else:
+        wake.update(channels)
 
 
-def match_changed(match: Match) -> None:
-    """Wake the clients waiting on this match's log."""
-    channel = match_channel(match.id)
-    transaction.on_commit(lambda: publish(channel))
+def match_changed(match: Match, wake: set[str] | None = None) -> None:
+    """Wake the clients waiting on this match's log (now, or with the caller's ``wake``)."""
+    if wake is None:
+        wake_after_commit({match_channel(match.id)})
+    else:
+        wake.add(match_channel(match.id))
+
+
+def wake_after_commit(channels: set[str]) -> None:
+    """One publish, after commit, for every channel a transaction woke."""
+    if channels:
+        frozen = sorted(channels)
+        transaction.on_commit(lambda: publish(*frozen))
 
 
 def _jsonable(data: dict[str, Any]) -> dict[str, Any]:

@@ -171,13 +171,19 @@ def match_list(*, user: User, game: str | None = None, status: str | None = None
     else:
         queryset = queryset.filter(_visible_filter(user))
     if my_turn:
-        queryset = queryset.filter(seats__user=user, seats__to_act=True,
-                                   status=Match.Status.ACTIVE)
+        queryset = queryset.filter(id__in=matches_awaiting(user=user))
     if game:
         queryset = queryset.filter(game=game)
     if status:
         queryset = queryset.filter(status=status)
     return queryset.distinct().prefetch_related("seats__user")
+
+
+def matches_awaiting(*, user: User) -> list[UUID]:
+    """Ids of the active matches waiting for one of my seats to act."""
+    rows = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).values_list(
+        "match_id", "index", "match__actors")
+    return [match_id for match_id, index, actors in rows if index in actors]
 
 
 def match_inbox(*, user: User) -> list[Match]:
@@ -186,7 +192,7 @@ def match_inbox(*, user: User) -> list[Match]:
                                                                 Match.Status.OPEN])
              .select_related("match"))
     matches = [seat.match for seat in seats]
-    to_act = {seat.match_id for seat in seats if seat.to_act}
+    to_act = {seat.match_id for seat in seats if seat.index in seat.match.actors}
     _prefetch_seats(matches)
     far = float("inf")
     matches.sort(key=lambda m: (m.id not in to_act,

@@ -16,7 +16,6 @@ from uuid import UUID
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Value, When
 from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -44,7 +43,7 @@ from games.exceptions import (
     UnknownGame,
 )
 from games.models import IdempotencyRecord, Match, Move, Seat, UserEvent
-from games.notifications import match_changed, notify
+from games.notifications import match_changed, notify, wake_after_commit
 from games.selectors import match_access, match_detail, match_seats, seat_bot_level, seat_of
 
 
@@ -186,7 +185,7 @@ def _start_if_full(match: Match) -> None:
     _snapshot(match, engine, state, previous_actors=frozenset())
     match.save(update_fields=["status", "started_at", "state", "actors", "deadline",
                               "updated_at"])
-    newly_to_act = _sync_seats(match)
+    newly_to_act = set(match.actors)
     people = _human_ids(match)
     notify(user_ids=people, type=UserEvent.Type.MATCH_STARTED, match=match, game=match.game)
     _notify_turns(match, newly_to_act)
@@ -318,9 +317,6 @@ def match_abort_locked(*, match: Match, reason: str) -> None:
     match.outcome = {"reason": reason}
     match.save(update_fields=["status", "finished_at", "actors", "deadline", "outcome",
                               "updated_at"])
-    Seat.objects.filter(match=match).update(to_act=False)
-    for seat in match_seats(match):
-        seat.to_act = False
     notify(user_ids=_human_ids(match), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)
     match_changed(match)
@@ -368,16 +364,18 @@ def transition_record(*, match: Match, engine: Engine, kind: str, seat: int | No
         match.outcome = outcome.as_dict()
         fields += ["status", "finished_at", "outcome"]
     match.save(update_fields=fields)
-    newly_to_act = _sync_seats(match, outcome.ranks if outcome else None,
-                               outcome.scores if outcome else None)
+    newly_to_act = set(match.actors) - previous_actors
+    wake: set[str] = set()
     if outcome is not None:
+        _record_results(match, outcome.ranks, outcome.scores)
         for seat in match_seats(match):
             if seat.user_id is not None and not seat.user.is_bot:
                 notify(user_ids=[seat.user_id], type=UserEvent.Type.MATCH_FINISHED, match=match,
-                       game=match.game, rank=seat.rank, reason=outcome.reason)
+                       game=match.game, rank=seat.rank, reason=outcome.reason, wake=wake)
     else:
-        _notify_turns(match, newly_to_act)
-    match_changed(match)
+        _notify_turns(match, newly_to_act, wake)
+    match_changed(match, wake)
+    wake_after_commit(wake)
     _schedule_follow_ups(match, engine, state)
     return move
 
@@ -395,27 +393,14 @@ def _snapshot(match: Match, engine: Engine, state: Any, *, previous_actors: froz
         match.deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
 
 
-def _sync_seats(match: Match, ranks: tuple[int, ...] | None = None,
-                scores: tuple[float, ...] | None = None) -> set[int]:
-    """Mirror who must act (and, at the end, ranks and scores) onto the seat rows; returns the
-    seats that must act now and did not before."""
-    actors = set(match.actors)
+def _record_results(match: Match, ranks: tuple[int, ...],
+                    scores: tuple[float, ...]) -> None:
+    """Copy the final ranks and scores onto the seat rows."""
     seats = match_seats(match)
-    newly = {seat.index for seat in seats if seat.index in actors and not seat.to_act}
-    if ranks is None:
-        if all(seat.to_act == (seat.index in actors) for seat in seats):
-            return newly
-        Seat.objects.filter(match=match).update(
-            to_act=Case(When(index__in=actors, then=Value(True)), default=Value(False)))
-        for seat in seats:
-            seat.to_act = seat.index in actors
-        return newly
     for seat in seats:
-        seat.to_act = seat.index in actors
         seat.rank = ranks[seat.index]
-        seat.score = scores[seat.index] if scores is not None else None
-    Seat.objects.bulk_update(seats, ["to_act", "rank", "score"])
-    return newly
+        seat.score = scores[seat.index]
+    Seat.objects.bulk_update(seats, ["rank", "score"])
 
 
 def _human_ids(match: Match) -> list[int]:
@@ -423,13 +408,13 @@ def _human_ids(match: Match) -> list[int]:
             if seat.user_id is not None and not seat.user.is_bot]
 
 
-def _notify_turns(match: Match, seats: set[int]) -> None:
+def _notify_turns(match: Match, seats: set[int], wake: set[str] | None = None) -> None:
     """A "your turn" entry for each person who must act now and did not before."""
     for seat in match_seats(match):
         if seat.index in seats and seat.user_id is not None and not seat.user.is_bot \
                 and seat.forfeited_at is None:
             notify(user_ids=[seat.user_id], type=UserEvent.Type.YOUR_TURN, match=match,
-                   game=match.game, version=match.version, deadline=match.deadline)
+                   game=match.game, version=match.version, deadline=match.deadline, wake=wake)
 
 
 def _schedule_follow_ups(match: Match, engine: Engine, state: Any, *,

@@ -103,8 +103,6 @@ def assert_log_replays(match_id: str) -> Match:
     assert engine.dump(state) == match.state
     if match.status != Match.Status.ABORTED:  # an abort clears who must act
         assert sorted(engine.actors(state)) == match.actors
-    to_act = set(Seat.objects.filter(match=match, to_act=True).values_list("index", flat=True))
-    assert to_act == set(match.actors)
     return match
 
 

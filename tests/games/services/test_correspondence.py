@@ -194,7 +194,7 @@ def test_invitation_accept_and_decline():
     match_join(user=guest, match_id=again.id)
     again.refresh_from_db()
     assert again.status == Match.Status.ACTIVE
-    starter = next(s.user for s in again.seats.all() if s.to_act)
+    starter = next(s.user for s in again.seats.all() if s.index in again.actors)
     assert events(starter, UserEvent.Type.YOUR_TURN)
 
 
@@ -203,10 +203,10 @@ def test_inbox_puts_my_turn_first_then_the_nearest_deadline():
     waiting = [start("nibble", [me, UserFactory()], turn_seconds=days * DAY)
                for days in (7, 1, 3)]
     for match in waiting:
-        if not match.seats.get(user=me).to_act:
+        if match.seats.get(user=me).index not in match.actors:
             play_legal(match, {s.index: s.user for s in match.seats.all()})
     inbox = match_inbox(user=me)
-    mine = [m for m in inbox if m.seats.get(user=me).to_act]
+    mine = [m for m in inbox if m.seats.get(user=me).index in m.actors]
     assert inbox[:len(mine)] == mine
     deadlines = [m.deadline for m in mine]
     assert deadlines == sorted(deadlines)

@@ -19,7 +19,8 @@ from games.exceptions import (
     NotSeated,
     StaleVersion,
 )
-from games.models import IdempotencyRecord, Match, Move, Seat
+from games.models import IdempotencyRecord, Match, Move
+from games.selectors import matches_awaiting
 from games.services import (
     SeatSpec,
     match_abort,
@@ -57,8 +58,7 @@ def test_a_move_is_recorded_under_the_next_seq(alice, bob):
     assert (row.seq, row.seat, row.user, row.kind, row.payload) == (1, 0, alice, "move", move)
     match.refresh_from_db()
     assert match.version == 1 and match.actors == [1]
-    assert list(Seat.objects.filter(match=match).order_by("index")
-                .values_list("to_act", flat=True)) == [False, True]
+    assert matches_awaiting(user=bob) == [match.id] and matches_awaiting(user=alice) == []
 
 
 @pytest.mark.parametrize("call, error", [
@@ -136,7 +136,7 @@ def test_abort_only_before_the_first_move(alice, bob):
     other = nibble_between(alice, bob)
     aborted = match_abort(user=bob, match_id=other.id)
     assert aborted.status == "aborted" and aborted.actors == []
-    assert not Seat.objects.filter(match=other, to_act=True).exists()
+    assert other.id not in matches_awaiting(user=alice) + matches_awaiting(user=bob)
 
 
 # --------------------------------------------------------------------------- after commit
