@@ -23,7 +23,7 @@ class CachedTokenAuthentication(TokenAuthentication):
     _entries: dict[str, tuple[float, Any, Any]] = {}
 
     def authenticate_credentials(self, key: str):
-        ttl = getattr(settings, "TOKEN_CACHE_SECONDS", 5)
+        ttl = settings.TOKEN_CACHE_SECONDS
         now = time.monotonic()
         entry = self._entries.get(key)
         if entry is not None and entry[0] > now:

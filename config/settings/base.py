@@ -115,6 +115,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 
+# Seconds a process remembers an API token's user (accounts.authentication); 0 turns it off.
+TOKEN_CACHE_SECONDS = env.int("TOKEN_CACHE_SECONDS", default=5)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
