@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.db import connection
 
 from games import asgi as longpoll_asgi
@@ -31,7 +30,7 @@ from games.models import Match, Move, UserEvent
 from games.services import SeatSpec, match_create, match_join, match_move_submit
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import create_match, first_nibble_take
-from tests.games.matchplay import NibbleMatch, assert_error, match_url, start_nibble_match
+from tests.games.matchplay import assert_error, match_url, start_nibble_match
 from tests.integration.conftest import ROOT, _database_url
 from tests.integration.http import HttpClient
 
@@ -51,22 +50,6 @@ def feed_url(**query: Any) -> str:
 # =========================================================================== test client
 
 
-@pytest.fixture(autouse=True)
-def _fresh_throttle_budgets():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def carol(make_user):
-    return make_user(username="carol")
-
-
-@pytest.fixture
-def nibble(client_for, alice, bob) -> NibbleMatch:
-    """An active Nibble match: alice holds seat 0 and moves first, bob holds seat 1."""
-    return start_nibble_match(client_for(alice), client_for(bob))
 
 
 @pytest.mark.django_db
