@@ -21,23 +21,24 @@ def bot_username(game: str, level: int) -> str:
     return f"{game}-bot-{level}"
 
 
-@transaction.atomic
 def bot_accounts_ensure() -> list[User]:
     """One bot account per game and level, created or brought up to date."""
-    bots = []
-    for game, engine in sorted(ENGINES.items()):
-        for level in LEVELS:
-            bot, _ = User.objects.update_or_create(
-                is_bot=True, bot_game=game, bot_level=level,
-                defaults={"username": bot_username(game, level),
-                          "bot_description": f"{engine.name} level {level}. "
-                                             f"{DESCRIPTIONS[level]}"},
-            )
-            if bot.has_usable_password():
-                bot.set_unusable_password()
-                bot.save(update_fields=["password"])
-            bots.append(bot)
-    return bots
+    return [bot_account_ensure(game, level) for game in sorted(ENGINES) for level in LEVELS]
+
+
+@transaction.atomic
+def bot_account_ensure(game: str, level: int) -> User:
+    """The bot account of ``game`` at ``level``, created or brought up to date."""
+    bot, _ = User.objects.update_or_create(
+        is_bot=True, bot_game=game, bot_level=level,
+        defaults={"username": bot_username(game, level),
+                  "bot_description": f"{ENGINES[game].name} level {level}. "
+                                     f"{DESCRIPTIONS[level]}"},
+    )
+    if bot.has_usable_password():
+        bot.set_unusable_password()
+        bot.save(update_fields=["password"])
+    return bot
 
 
 def _choose(match: Match, seat: Seat, level: int, label: object) -> dict:

@@ -2,13 +2,20 @@
 
 from django.core.management.base import BaseCommand
 
-from games.bot_services import bot_accounts_ensure
+from games.bot_services import LEVELS, bot_account_ensure
+from games.engines import ENGINES
+from games.management.progress import ProgressBar
 
 
 class Command(BaseCommand):
     help = "Create or update the bot accounts of every game and level."
 
     def handle(self, *args, **options) -> None:
-        bots = bot_accounts_ensure()
+        wanted = [(game, level) for game in sorted(ENGINES) for level in LEVELS]
+        bots = []
+        with ProgressBar(len(wanted), "bot accounts", stream=self.stderr) as bar:
+            for game, level in wanted:
+                bots.append(bot_account_ensure(game, level))
+                bar.advance()
         self.stdout.write(f"{len(bots)} bot accounts ready: "
                           + ", ".join(bot.username for bot in bots))
