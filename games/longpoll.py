@@ -22,6 +22,7 @@ per request, and reads go back to the request's own thread and database connecti
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
@@ -34,15 +35,16 @@ from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers
+from rest_framework import exceptions, serializers
 from rest_framework.authentication import TokenAuthentication
-from rest_framework.authtoken.models import Token
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
+from accounts.authentication import CachedTokenAuthentication
 from accounts.models import User
 from config.api import ErrorSerializer, StrictSerializer, schema_serializer
 from config.exceptions import ApplicationError, envelope
+from config.throttling import PlayerRateThrottle
 from games import events_hub, feeds, selectors
 from games.models import Match, UserEvent
 from games.schemas import MoveLogEntrySerializer
@@ -134,9 +136,30 @@ async def _read(request: HttpRequest, fn: Callable[..., T], *args: Any) -> T:
 
 # --------------------------------------------------------------------------- authentication
 
-def _token_user(key: str) -> User | None:
-    token = Token.objects.select_related("user").filter(key=key).first()
-    return token.user if token is not None else None
+def _token_user(key: str) -> User | str:
+    """The token's user, or DRF's reason for refusing it (recent tokens come from the same
+    short-lived memory as every other API request's)."""
+    try:
+        user, _ = CachedTokenAuthentication().authenticate_credentials(key)
+    except exceptions.AuthenticationFailed as refused:
+        return str(refused.detail)
+    return user
+
+
+class _ThrottledCaller:
+    """What DRF's throttles read of a request: the user and the client address."""
+
+    def __init__(self, request: HttpRequest, user: User) -> None:
+        self.user = user
+        self.META = request.META
+
+
+def _throttle_wait(request: HttpRequest, user: User) -> float | None:
+    """None when the caller is within its request budget, else the seconds until it is."""
+    throttle = PlayerRateThrottle()
+    if throttle.allow_request(_ThrottledCaller(request, user), None):
+        return None
+    return throttle.wait() or 1.0
 
 
 async def _authenticate(request: HttpRequest) -> User | HttpResponse:
@@ -156,10 +179,8 @@ async def _authenticate(request: HttpRequest) -> User | HttpResponse:
     if not (len(key) <= TOKEN_KEY_MAX_LENGTH and key.isascii() and key.isalnum()):
         return _unauthorized("authentication_failed", "Invalid token.")
     user = await _read(request, _token_user, key)
-    if user is None:
-        return _unauthorized("authentication_failed", "Invalid token.")
-    if not user.is_active:
-        return _unauthorized("authentication_failed", "User inactive or deleted.")
+    if isinstance(user, str):
+        return _unauthorized("authentication_failed", user)
     return user
 
 
@@ -197,6 +218,14 @@ async def _prepare(request: HttpRequest,
     if request.method != "GET":
         return _error(405, "method_not_allowed", f'Method "{request.method}" not allowed.',
                       headers={"Allow": "GET"})
+    # The same per-user budget as every other endpoint: a client looping without waiting is
+    # slowed down like any other.
+    wait = await _read(request, _throttle_wait, request, user)
+    if wait is not None:
+        seconds = math.ceil(wait)
+        return _error(429, "throttled",
+                      f"Request was throttled. Expected available in {seconds} seconds.",
+                      {"retry_after": seconds}, headers={"Retry-After": str(seconds)})
     params = params_class(data=request.GET.dict())
     if not params.is_valid():
         return _validation_error(params.errors)

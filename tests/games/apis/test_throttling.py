@@ -99,3 +99,13 @@ def test_an_actor_is_exempt_only_on_the_match_where_it_must_act(nibble, client_f
     _spend(nibble.a)
     assert_throttled(submit(nibble.a, other.id, _first_take(other.id), 0))
     assert submit(nibble.a, nibble.id, _first_take(nibble.id), 0).status_code == 201
+
+
+def test_long_poll_endpoints_share_the_user_budget(client_for, alice, bob):
+    nibble = start_nibble_match(client_for(alice), client_for(bob))
+    client = client_for(alice)
+    cache.clear()
+    for _ in range(USER_BUDGET):
+        assert client.get(f"/api/matches/{nibble.id}/events?wait=0").status_code == 200
+    assert_throttled(client.get(f"/api/matches/{nibble.id}/events?wait=0"))
+    assert_throttled(client.get("/api/me/events?wait=0"))
