@@ -364,7 +364,9 @@ def transition_record(*, match: Match, engine: Engine, kind: str, seat: int | No
         match.outcome = outcome.as_dict()
         fields += ["status", "finished_at", "outcome"]
     match.save(update_fields=fields)
-    newly_to_act = set(match.actors) - previous_actors
+    # When the set of seats the match waits for grows, a new turn has begun for all of them
+    # (in a simultaneous draft the last to place is among them again).
+    newly_to_act = set(match.actors) if set(match.actors) - previous_actors else set()
     wake: set[str] = set()
     if outcome is not None:
         _record_results(match, outcome.ranks, outcome.scores)
@@ -409,7 +411,7 @@ def _human_ids(match: Match) -> list[int]:
 
 
 def _notify_turns(match: Match, seats: set[int], wake: set[str] | None = None) -> None:
-    """A "your turn" entry for each person who must act now and did not before."""
+    """A "your turn" entry for each person among ``seats`` who is still in play."""
     for seat in match_seats(match):
         if seat.index in seats and seat.user_id is not None and not seat.user.is_bot \
                 and seat.forfeited_at is None:

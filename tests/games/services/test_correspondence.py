@@ -219,3 +219,15 @@ def test_feed_entries_never_carry_hidden_state():
     texts = [str(e.data) for u in users for e in events(u)]
     assert all(match.seed not in text for text in texts)
     assert all("hand" not in text and "card" not in text for text in texts)
+
+
+def test_every_seat_hears_of_a_new_draft_turn_the_last_to_place_included():
+    users = [UserFactory() for _ in range(2)]
+    match = start("nimalia", users, config={"objectives": "first_game"})
+    play_legal(match, users)
+    last = match.actors[0]
+    before = {u.id: len(events(u, UserEvent.Type.YOUR_TURN)) for u in users}
+    play_legal(match, users)  # the last placement reveals the turn and starts the next
+    after = {u.id: len(events(u, UserEvent.Type.YOUR_TURN)) for u in users}
+    assert all(after[u.id] == before[u.id] + 1 for u in users)
+    assert events(users[last], UserEvent.Type.YOUR_TURN)[-1].data["version"] == match.version
