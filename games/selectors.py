@@ -54,6 +54,8 @@ def match_access(*, user: User, match_id: UUID, lock: bool = False) -> Match:
 
 
 def match_seats(match: Match) -> list[Seat]:
+    """The match's seats (with their players) in index order, read at most once per match
+    object: from ``match_access``, a ``prefetch_related("seats__user")``, or one query."""
     seats = getattr(match, "_prefetched_seats", None)
     if seats is None:
         prefetched = getattr(match, "_prefetched_objects_cache", {}).get("seats")
