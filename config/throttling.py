@@ -26,4 +26,14 @@ class PlayerRateThrottle(UserRateThrottle):
         return False
 
 
-__all__ = ["AnonRateThrottle", "PlayerRateThrottle", "ScopedRateThrottle"]
+class LongPollRateThrottle(UserRateThrottle):
+    """A per-user budget of its own for the long-poll endpoints. A client that waits for news
+    asks again as soon as an answer comes, so during a lively match it asks often; a separate,
+    larger budget keeps that from starving its other requests while still stopping a client
+    that loops without waiting."""
+
+    scope = "longpoll"
+
+
+__all__ = ["AnonRateThrottle", "LongPollRateThrottle", "PlayerRateThrottle",
+           "ScopedRateThrottle"]

@@ -44,7 +44,7 @@ from accounts.authentication import CachedTokenAuthentication
 from accounts.models import User
 from config.api import ErrorSerializer, StrictSerializer, schema_serializer
 from config.exceptions import ApplicationError, envelope
-from config.throttling import PlayerRateThrottle
+from config.throttling import LongPollRateThrottle
 from games import events_hub, feeds, selectors
 from games.models import Match, UserEvent
 from games.schemas import MoveLogEntrySerializer
@@ -155,8 +155,8 @@ class _ThrottledCaller:
 
 
 def _throttle_wait(request: HttpRequest, user: User) -> float | None:
-    """None when the caller is within its request budget, else the seconds until it is."""
-    throttle = PlayerRateThrottle()
+    """None when the caller is within its long-poll budget, else the seconds until it is."""
+    throttle = LongPollRateThrottle()
     if throttle.allow_request(_ThrottledCaller(request, user), None):
         return None
     return throttle.wait() or 1.0
@@ -218,8 +218,8 @@ async def _prepare(request: HttpRequest,
     if request.method != "GET":
         return _error(405, "method_not_allowed", f'Method "{request.method}" not allowed.',
                       headers={"Allow": "GET"})
-    # The same per-user budget as every other endpoint: a client looping without waiting is
-    # slowed down like any other.
+    # A per-user budget of its own (config.throttling.LongPollRateThrottle): a client looping
+    # without waiting is slowed down, one waiting for news does not starve its other requests.
     wait = await _read(request, _throttle_wait, request, user)
     if wait is not None:
         seconds = math.ceil(wait)

@@ -111,6 +111,7 @@ REST_FRAMEWORK = {
         "anon": env("THROTTLE_ANON", default="60/min"),
         "user": env("THROTTLE_USER", default="600/min"),
         "register": env("THROTTLE_REGISTER", default="20/hour"),
+        "longpoll": env("THROTTLE_LONGPOLL", default="3000/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from rest_framework.throttling import AnonRateThrottle
 
-from config.throttling import PlayerRateThrottle
+from config.throttling import LongPollRateThrottle, PlayerRateThrottle
 from games.engines.nibble import NIBBLE, takeable_discs
 from games.models import Match, Move
 from tests.games.matchplay import assert_error, match_url, start_nibble_match, submit
@@ -101,7 +101,8 @@ def test_an_actor_is_exempt_only_on_the_match_where_it_must_act(nibble, client_f
     assert submit(nibble.a, nibble.id, _first_take(nibble.id), 0).status_code == 201
 
 
-def test_long_poll_endpoints_share_the_user_budget(client_for, alice, bob):
+def test_long_poll_endpoints_have_a_budget_of_their_own(client_for, alice, bob, monkeypatch):
+    monkeypatch.setattr(LongPollRateThrottle, "rate", f"{USER_BUDGET}/min", raising=False)
     nibble = start_nibble_match(client_for(alice), client_for(bob))
     client = client_for(alice)
     cache.clear()
@@ -109,3 +110,5 @@ def test_long_poll_endpoints_share_the_user_budget(client_for, alice, bob):
         assert client.get(f"/api/matches/{nibble.id}/events?wait=0").status_code == 200
     assert_throttled(client.get(f"/api/matches/{nibble.id}/events?wait=0"))
     assert_throttled(client.get("/api/me/events?wait=0"))
+    # Waiting for news does not eat into the budget of the other endpoints.
+    assert client.get("/api/me").status_code == 200
