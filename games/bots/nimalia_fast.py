@@ -35,7 +35,14 @@ from games.engines.nimalia.cards import (
     Square,
 )
 from games.engines.nimalia.grid import MAX_SIZE
-from games.engines.nimalia.scoring import FULL_SQUARE_POINTS, GIRAFFE_POINTS, ranked_points
+from games.engines.nimalia.scoring import (
+    FULL_SQUARE_POINTS,
+    GIRAFFE_POINTS,
+    crocodiles_flamingos_points,
+    gorillas_pandas_points,
+    lions_points,
+    river_race_points,
+)
 
 Board = list[int]
 Cell = tuple[int, int]
@@ -336,25 +343,21 @@ def crocodiles_meet_giraffes(board: Board) -> int:
 
 
 def longest_river_race(boards: Sequence[Board]) -> list[int]:
-    return ranked_points([longest_river(b) for b in boards], 5, 2, zero_rule=True)
+    return river_race_points([longest_river(b) for b in boards])
 
 
 def gorillas_yes_pandas_no(boards: Sequence[Board]) -> list[int]:
-    gorillas = ranked_points([count(b, GORILLA) for b in boards], 5, 2, zero_rule=True)
-    pandas = ranked_points([count(b, PANDA) for b in boards], -5, -2, zero_rule=True)
-    return [a + b for a, b in zip(gorillas, pandas, strict=True)]
+    return gorillas_pandas_points([count(b, GORILLA) for b in boards],
+                                  [count(b, PANDA) for b in boards])
 
 
 def fewest_lions(boards: Sequence[Board]) -> list[int]:
-    lions = [count(b, LION) for b in boards]
-    fewest = min(lions)
-    return [3 if n == fewest else -2 for n in lions]
+    return lions_points([count(b, LION) for b in boards])
 
 
 def crocodiles_yes_flamingos_no(boards: Sequence[Board]) -> list[int]:
-    crocodiles = ranked_points([count(b, CROCODILE) for b in boards], 5, 2, zero_rule=True)
-    flamingos = ranked_points([count(b, FLAMINGO) for b in boards], 5, 2, fewest=True)
-    return [a + b for a, b in zip(crocodiles, flamingos, strict=True)]
+    return crocodiles_flamingos_points([count(b, CROCODILE) for b in boards],
+                                       [count(b, FLAMINGO) for b in boards])
 
 
 OWN_SCORERS: dict[int, Callable[[Board], int]] = {

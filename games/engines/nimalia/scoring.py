@@ -329,31 +329,50 @@ def ranked_points(values: Sequence[int], first: int, second: int, *, fewest: boo
     return points
 
 
-def longest_river_race(grids: Sequence[Grid]) -> list[int]:
+# The comparing objectives' rules, on per-seat measures (seat order), so that every reader of
+# reserves (the engine below, the bots' fast boards) applies the very same rules.
+
+def river_race_points(longest_rivers: Sequence[int]) -> list[int]:
     """O16: longest river 1st +5, 2nd +2; a reserve without otters cannot place."""
-    return ranked_points([longest_river(g) for g in grids], 5, 2, zero_rule=True)
+    return ranked_points(longest_rivers, 5, 2, zero_rule=True)
 
 
-def gorillas_yes_pandas_no(grids: Sequence[Grid]) -> list[int]:
+def gorillas_pandas_points(gorillas: Sequence[int], pandas: Sequence[int]) -> list[int]:
     """O18: most gorillas 1st +5, 2nd +2; most pandas 1st -5, 2nd -2; summed."""
-    gorillas = ranked_points([count_animal(g, GORILLA) for g in grids], 5, 2, zero_rule=True)
-    pandas = ranked_points([count_animal(g, PANDA) for g in grids], -5, -2, zero_rule=True)
-    return [a + b for a, b in zip(gorillas, pandas, strict=True)]
+    most_gorillas = ranked_points(gorillas, 5, 2, zero_rule=True)
+    most_pandas = ranked_points(pandas, -5, -2, zero_rule=True)
+    return [a + b for a, b in zip(most_gorillas, most_pandas, strict=True)]
 
 
-def fewest_lions(grids: Sequence[Grid]) -> list[int]:
+def lions_points(lions: Sequence[int]) -> list[int]:
     """O20: everyone tied for the fewest lions +3, everyone else -2."""
-    lions = [count_animal(g, LION) for g in grids]
     fewest = min(lions)
     return [3 if n == fewest else -2 for n in lions]
 
 
-def crocodiles_yes_flamingos_no(grids: Sequence[Grid]) -> list[int]:
+def crocodiles_flamingos_points(crocodiles: Sequence[int], flamingos: Sequence[int]) -> list[int]:
     """O21: most crocodiles 1st +5, 2nd +2; fewest flamingos 1st +5, 2nd +2; summed."""
-    crocodiles = ranked_points([count_animal(g, CROCODILE) for g in grids], 5, 2,
-                               zero_rule=True)
-    flamingos = ranked_points([count_animal(g, FLAMINGO) for g in grids], 5, 2, fewest=True)
-    return [a + b for a, b in zip(crocodiles, flamingos, strict=True)]
+    most_crocodiles = ranked_points(crocodiles, 5, 2, zero_rule=True)
+    fewest_flamingos = ranked_points(flamingos, 5, 2, fewest=True)
+    return [a + b for a, b in zip(most_crocodiles, fewest_flamingos, strict=True)]
+
+
+def longest_river_race(grids: Sequence[Grid]) -> list[int]:
+    return river_race_points([longest_river(g) for g in grids])
+
+
+def gorillas_yes_pandas_no(grids: Sequence[Grid]) -> list[int]:
+    return gorillas_pandas_points([count_animal(g, GORILLA) for g in grids],
+                                  [count_animal(g, PANDA) for g in grids])
+
+
+def fewest_lions(grids: Sequence[Grid]) -> list[int]:
+    return lions_points([count_animal(g, LION) for g in grids])
+
+
+def crocodiles_yes_flamingos_no(grids: Sequence[Grid]) -> list[int]:
+    return crocodiles_flamingos_points([count_animal(g, CROCODILE) for g in grids],
+                                       [count_animal(g, FLAMINGO) for g in grids])
 
 
 # --------------------------------------------------------------------------- dispatch
