@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from accounts import selectors, services
 from config.api import CursorPagination, StrictSerializer, error_responses, schema_serializer
 from games.engines import ENGINES
+from games.selectors import game_engine
 
 RatingSerializer = schema_serializer("Rating", {
     "game": serializers.CharField(),
@@ -160,10 +161,7 @@ class RatingHistoryApi(APIView):
         responses={200: OutputSerializer(many=True), **error_responses(400, 404)},
     )
     def get(self, request, username: str, game: str):
-        if game not in ENGINES:
-            from games.exceptions import UnknownGame
-
-            raise UnknownGame(f"No game called {game!r}.")
+        game_engine(game)
         user = selectors.player_get(username=username)
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
@@ -206,10 +204,7 @@ class LeaderboardApi(APIView):
                                OpenApiParameter("cursor", str)],
                    responses={200: OutputSerializer(many=True), **error_responses(400, 404)})
     def get(self, request, game: str):
-        if game not in ENGINES:
-            from games.exceptions import UnknownGame
-
-            raise UnknownGame(f"No game called {game!r}.")
+        game_engine(game)
         self.FilterSerializer(data=request.query_params.dict()).is_valid(raise_exception=True)
         paginator = LeaderboardPagination()
         page = paginator.paginate_queryset(selectors.leaderboard(game=game), request, view=self)

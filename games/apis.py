@@ -41,10 +41,8 @@ class BotListApi(APIView):
                    responses={200: OutputSerializer(many=True), **error_responses(400)})
     def get(self, request):
         game = request.query_params.get("game")
-        if game is not None and game not in ENGINES:
-            from games.exceptions import UnknownGame
-
-            raise UnknownGame(f"No game called {game!r}.")
+        if game is not None:
+            selectors.game_engine(game)
         return Response(self.OutputSerializer(selectors.bot_list(game=game), many=True).data)
 
 

@@ -12,12 +12,20 @@ from django.db.models import Q, QuerySet
 from accounts.models import Rating, User
 from accounts.ratings import is_provisional
 from games.bots import POLICIES
-from games.engines import get_engine
-from games.engines.base import events_for
-from games.exceptions import MatchNotFound
+from games.engines import ENGINES, get_engine
+from games.engines.base import Engine, events_for
+from games.exceptions import MatchNotFound, UnknownGame
 from games.models import Match, Move, Seat
 
 PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def game_engine(slug: str) -> Engine:
+    """The engine of a game a caller named, or the coded ``unknown_game`` error."""
+    engine = ENGINES.get(slug)
+    if engine is None:
+        raise UnknownGame(f"No game called {slug!r}.", games=sorted(ENGINES))
+    return engine
 
 
 def _visible_filter(user: User) -> Q:

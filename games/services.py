@@ -20,7 +20,7 @@ from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import User
-from games.engines import ENGINES, get_engine
+from games.engines import get_engine
 from games.engines.base import (
     Engine,
     Transition,
@@ -40,11 +40,17 @@ from games.exceptions import (
     NoInvitation,
     NotSeated,
     StaleVersion,
-    UnknownGame,
 )
 from games.models import IdempotencyRecord, Match, Move, Seat, UserEvent
 from games.notifications import match_changed, notify, wake_after_commit
-from games.selectors import match_access, match_detail, match_seats, seat_bot_level, seat_of
+from games.selectors import (
+    game_engine,
+    match_access,
+    match_detail,
+    match_seats,
+    seat_bot_level,
+    seat_of,
+)
 
 
 @dataclass(frozen=True)
@@ -63,9 +69,7 @@ class SeatSpec:
 def match_create(*, user: User, game: str, players: int | None = None,
                  config: dict[str, Any] | None = None, seats: list[SeatSpec] | None = None,
                  rated: bool = True, turn_seconds: int | None = None) -> Match:
-    engine = ENGINES.get(game)
-    if engine is None:
-        raise UnknownGame(f"No game called {game!r}.", games=sorted(ENGINES))
+    engine = game_engine(game)
     if seats is None:
         count = players or engine.min_players
         seats = [SeatSpec("me")] + [SeatSpec("open")] * (count - 1)
@@ -82,9 +86,8 @@ def match_create(*, user: User, game: str, players: int | None = None,
         raise InvalidSeats("Take a seat yourself (kind 'me'), or fill every seat with bots "
                            "to watch them play.")
     seed = secrets.token_hex(16)
-    # Validates the options (InvalidConfig) before anything is written.
-    probe = engine.initial_state(num_players=count, config=config or {}, seed=seed)
-    del probe
+    # Validates the options (InvalidConfig) before anything is written; kept for the start.
+    initial = engine.initial_state(num_players=count, config=config or {}, seed=seed)
     seat_users = _resolve_seat_users(user=user, game=game, seats=seats)
     filled = [u.id for u in seat_users if u is not None]
     # A bot filling several seats plays itself: such a match is never rated.
@@ -102,7 +105,7 @@ def match_create(*, user: User, game: str, players: int | None = None,
     invited = [u.id for spec, u in zip(seats, seat_users, strict=True) if spec.kind == "user"]
     notify(user_ids=invited, type=UserEvent.Type.INVITED, match=match, game=game,
            by=user.username)
-    _start_if_full(match)
+    _start_if_full(match, initial)
     return match
 
 
@@ -173,13 +176,14 @@ def match_decline(*, user: User, match_id: UUID) -> Match:
     return match
 
 
-def _start_if_full(match: Match) -> None:
+def _start_if_full(match: Match, initial: Any = None) -> None:
+    """Start the match once every seat has joined (``initial``: its first state, if known)."""
     seats = match_seats(match)
     if any(seat.joined_at is None for seat in seats):
         return
     engine = get_engine(match.game)
-    state = engine.initial_state(num_players=match.num_players, config=match.config,
-                                 seed=match.seed)
+    state = initial if initial is not None else engine.initial_state(
+        num_players=match.num_players, config=match.config, seed=match.seed)
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
     _snapshot(match, engine, state, previous_actors=frozenset())
