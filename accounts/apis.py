@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from config.api import CursorPagination, StrictSerializer, error_responses, schema_serializer
-from games.engines import ENGINES
+from games.catalog import engines
 from games.selectors import game_engine
 
 RatingSerializer = schema_serializer("Rating", {
@@ -113,7 +113,7 @@ class PlayerDetailApi(APIView):
         return Response(selectors.player_profile(user=user))
 
 
-GAME_PATH_PARAMETER = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(ENGINES))
+GAME_PATH_PARAMETER = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(engines()))
 
 
 class HistoryPagination(CursorPagination):

@@ -53,7 +53,7 @@ def match_rate(*, match_id: str) -> bool:
     Seats that resigned or timed out already rank last (the engines rank those who left below
     everyone, the first to leave last). Returns whether ratings changed."""
     from games.models import Match, UserEvent
-    from games.notifications import notify
+    from games.services.notifications import notify
 
     match = Match.objects.select_for_update(of=("self",)).filter(id=match_id).first()
     if match is None or not match.rated or match.status != Match.Status.FINISHED:

@@ -16,7 +16,7 @@ from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from games.engines.base import EngineError
+from games.kit.protocol import EngineError
 
 
 class ApplicationError(Exception):

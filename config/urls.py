@@ -2,14 +2,14 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from games import web
+from games.web import views as web
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/", include("accounts.urls")),
-    path("api/", include("games.urls")),
+    path("api/", include("games.api.urls")),
     # The reference web client (after the API: its routes never shadow an API URL).
     path("", web.index, name="web"),
     re_path(web.CLIENT_ROUTES, web.index, name="web-route"),

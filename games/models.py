@@ -8,11 +8,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.engines import ENGINES
+from games.catalog import engines
 
 
 def game_choices() -> list[tuple[str, str]]:
-    return [(slug, engine.name) for slug, engine in sorted(ENGINES.items())]
+    return [(slug, engine.name) for slug, engine in sorted(engines().items())]
 
 
 class Match(models.Model):

@@ -27,28 +27,28 @@ def run_system_step(match_id: str, version: int) -> bool:
 
 @shared_task(name="games.play_bot_turn", **TASK_OPTIONS)
 def play_bot_turn(match_id: str, version: int, seat: int) -> bool:
-    from games.bot_services import match_bot_move_play
+    from games.services.bots import match_bot_move_play
 
     return match_bot_move_play(match_id=match_id, expected_version=version, seat=seat)
 
 
 @shared_task(name="games.bot_race_tick", **TASK_OPTIONS)
 def bot_race_tick(match_id: str, seat: int, ticket: int) -> bool:
-    from games.bot_services import match_bot_race_tick
+    from games.services.bots import match_bot_race_tick
 
     return match_bot_race_tick(match_id=match_id, seat=seat, ticket=ticket)
 
 
 def schedule_race_tick(match_id: str, seat: int, ticket: int, level: int) -> None:
     """The bot's next real-time action, after its level's reaction time."""
-    from games.bots.base import REACTION_SECONDS
+    from games.kit.bots import REACTION_SECONDS
 
     bot_race_tick.apply_async((match_id, seat, ticket), countdown=REACTION_SECONDS[level])
 
 
 @shared_task(name="games.sweep_deadlines", **TASK_OPTIONS)
 def sweep_deadlines() -> dict[str, int]:
-    from games.deadlines import deadlines_sweep
+    from games.services.deadlines import deadlines_sweep
 
     return deadlines_sweep()
 

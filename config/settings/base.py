@@ -30,6 +30,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "games.web",
+    "games.benchmarks",
 ]
 
 MIDDLEWARE = [

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bots import POLICIES
-from games.bots.arena import run_arena
-from games.bots.nibble import (
+from games.catalog import game
+from games.kit.arena import run_arena
+from games.kit.protocol import apply_checked
+from games.nibble.bots import (
     LEVEL3_NODES,
     LEVEL3_SECONDS,
     NIBBLE_POLICIES,
@@ -24,9 +25,8 @@ from games.bots.nibble import (
     search_move,
     view_state,
 )
-from games.bots.nibble_search import all_takes, takeable_mask
-from games.engines.base import apply_checked
-from games.engines.nibble import NIBBLE, Move, State, takeable_discs
+from games.nibble.bots.search import all_takes, takeable_mask
+from games.nibble.engine import NIBBLE, Move, State, takeable_discs
 
 TABLE = tuple(range(9))
 
@@ -65,7 +65,7 @@ def hand_built(rows: list[str], seat0: list[int], seat1: list[int], to_move: int
 
 
 def test_registered_at_three_levels() -> None:
-    assert POLICIES["nibble"] is NIBBLE_POLICIES
+    assert game("nibble").policies is NIBBLE_POLICIES
     assert sorted(NIBBLE_POLICIES) == [1, 2, 3]
 
 

@@ -10,16 +10,15 @@ import time
 
 import pytest
 
-from games.bots import POLICIES
-from games.bots import nimalia_fast as fast
-from games.bots.arena import run_arena
-from games.bots.nimalia import NIMALIA_POLICIES, greedy_policy, random_policy
-from games.bots.nimalia_core import Position, objective_weights, place, weighted_points
-from games.bots.nimalia_search import DEFAULT_CONFIG, SearchConfig, search_policy
-from games.engines.base import apply_checked
-from games.engines.nimalia import NIMALIA, State
-from games.engines.nimalia.grid import legal_anchors, visible_squares
-from games.engines.nimalia.scoring import objective_points
+from games.catalog import game
+from games.kit.arena import run_arena
+from games.kit.protocol import apply_checked
+from games.nimalia.bots import NIMALIA_POLICIES, fast, greedy_policy, random_policy
+from games.nimalia.bots.core import Position, objective_weights, place, weighted_points
+from games.nimalia.bots.search import DEFAULT_CONFIG, SearchConfig, search_policy
+from games.nimalia.engine import NIMALIA, State
+from games.nimalia.grid import legal_anchors, visible_squares
+from games.nimalia.scoring import objective_points
 
 LEVELS = sorted(NIMALIA_POLICIES)
 
@@ -57,7 +56,7 @@ def grids_of(state: State) -> list[dict]:
 
 
 def test_registered() -> None:
-    assert POLICIES["nimalia"] is NIMALIA_POLICIES
+    assert game("nimalia").policies is NIMALIA_POLICIES
     assert LEVELS == [1, 2, 3]
 
 

@@ -11,9 +11,10 @@ import time
 
 import pytest
 
-from games.bots import choose_move, needs_history
-from games.bots.arena import play_match, run_arena
-from games.bots.nimble import (
+from games.catalog import game as game_spec
+from games.kit.arena import play_match, run_arena
+from games.kit.protocol import apply_checked, events_for
+from games.nimble.bots import (
     NIMBLE_POLICIES,
     PlanBudget,
     candidate_moves,
@@ -23,8 +24,8 @@ from games.bots.nimble import (
     plan_move,
     race_stalled,
 )
-from games.bots.nimble_memory import reconstruct, start_counts, world_from_memory
-from games.bots.nimble_sim import (
+from games.nimble.bots.memory import reconstruct, start_counts, world_from_memory
+from games.nimble.bots.sim import (
     END,
     FLIP,
     PLACE0,
@@ -34,8 +35,7 @@ from games.bots.nimble_sim import (
     move_json,
     sim_from_view,
 )
-from games.engines.base import apply_checked, events_for
-from games.engines.nimble import CARD_CIRCLE, CARD_FRAME, NIMBLE, card_face, card_of, with_piles
+from games.nimble.engine import CARD_CIRCLE, CARD_FRAME, NIMBLE, card_face, card_of, with_piles
 
 E = NIMBLE
 TABLES = [(players, mode) for players in (2, 3, 4) for mode in ("turns", "race")]
@@ -47,7 +47,7 @@ def _play(state, seat: int, move: dict):
 
 
 def _move(level: int, state, seat: int, rng: random.Random, history: list) -> dict:
-    return choose_move("nimble", E.view(state, seat), seat, level, rng, history=history)
+    return game_spec("nimble").choose_move(level, E.view(state, seat), seat, rng, history=history)
 
 
 def playout(players: int, mode: str, seed: str, count: int, every: int = 3,
@@ -143,7 +143,7 @@ def test_a_seat_without_a_move_is_refused():
 
 
 def test_only_level_3_asks_for_the_history():
-    assert [needs_history("nimble", level) for level in LEVELS] == [False, False, True]
+    assert [game_spec("nimble").needs_history(level) for level in LEVELS] == [False, False, True]
 
 
 # --------------------------------------------------------------------------- level 2
@@ -202,8 +202,9 @@ def test_same_view_history_and_seed_give_the_same_move(table_positions, level):
             view = E.view(state, seat)
             untouched = copy.deepcopy((view, history))
             first = _move(level, state, seat, random.Random(f"seed-{number}"), history)
-            again = choose_move("nimble", copy.deepcopy(view), seat, level,
-                                random.Random(f"seed-{number}"), history=copy.deepcopy(history))
+            again = game_spec("nimble").choose_move(
+                level, copy.deepcopy(view), seat, random.Random(f"seed-{number}"),
+                history=copy.deepcopy(history))
             assert first == again
             assert (view, history) == untouched  # the policy writes into neither
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from django.core.cache import cache
 
-from games.bot_services import bot_accounts_ensure
+from games.services.bots import bot_accounts_ensure
 
 # The worker fixtures live with the other integration tests; importing them here shares them.
 from tests.integration.conftest import celery_queue, celery_worker_process  # noqa: F401

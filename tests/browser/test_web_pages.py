@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games import web
+from games.web import views as web
 
 CLIENT_DIR = web.CLIENT_DIR
 ROUTES = ["/", "/signin", "/inbox", "/lobby", "/leaderboards", "/leaderboards/nimble",

@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from games.engines import ENGINES
-from games.engines.base import (
+from games.catalog import engines
+from games.kit.protocol import (
     Engine,
     GameOver,
     NotYourTurn,
@@ -28,7 +28,7 @@ MAX_STEPS = 4000
 
 
 def _cases():
-    for slug, engine in sorted(ENGINES.items()):
+    for slug, engine in sorted(engines().items()):
         for players in range(engine.min_players, engine.max_players + 1):
             for seed in SEEDS:
                 yield pytest.param(engine, players, seed, id=f"{slug}-{players}p-{seed[14:16]}")
@@ -139,9 +139,9 @@ def test_forfeits_end_the_match_or_let_play_go_on(engine: Engine, players: int, 
         assert outcome.ranks[earlier] > outcome.ranks[later]
 
 
-@pytest.mark.parametrize("engine", list(ENGINES.values()), ids=list(ENGINES))
+@pytest.mark.parametrize("engine", list(engines().values()), ids=list(engines()))
 def test_engine_describes_itself(engine: Engine) -> None:
-    assert engine.slug in ENGINES
+    assert engine.slug in engines()
     assert 1 <= engine.min_players <= engine.max_players <= 4
     for option in engine.options:
         json.dumps(option.as_dict())

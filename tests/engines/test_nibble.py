@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines import ENGINES
-from games.engines.base import (
+from games.catalog import engines
+from games.kit.protocol import (
     GameOver,
     IllegalMove,
     InvalidConfig,
@@ -29,7 +29,7 @@ from games.engines.base import (
     apply_checked,
     seeded_rng,
 )
-from games.engines.nibble import (
+from games.nibble.engine import (
     FILL_BUDGET,
     NIBBLE,
     Move,
@@ -204,7 +204,7 @@ def _empty_cells_reach_outside(board) -> bool:
 
 
 def test_engine_is_registered_and_describes_itself() -> None:
-    assert ENGINES["nibble"] is NIBBLE
+    assert engines()["nibble"] is NIBBLE
     assert (NIBBLE.slug, NIBBLE.name) == ("nibble", "Nibble")
     assert NIBBLE.min_players == NIBBLE.max_players == 2
     assert NIBBLE.private_moves is False
@@ -286,7 +286,7 @@ def test_board_is_identical_across_processes() -> None:
     seeds = [f"cross-process-{n}" for n in range(5)]
     script = (
         "import json, sys\n"
-        "from games.engines.nibble import NIBBLE\n"
+        "from games.nibble.engine import NIBBLE\n"
         "out = [NIBBLE.dump(NIBBLE.initial_state(num_players=2, config={}, seed=s))\n"
         "       for s in json.loads(sys.argv[1])]\n"
         "print(json.dumps(out))\n"

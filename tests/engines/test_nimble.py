@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engines.base import (
+from games.kit.protocol import (
     GameOver,
     IllegalMove,
     InvalidConfig,
@@ -20,7 +20,7 @@ from games.engines.base import (
     NotYourTurn,
     apply_checked,
 )
-from games.engines.nimble import (
+from games.nimble.engine import (
     CARD_CIRCLE,
     CARD_CODE,
     CARD_FRAME,

@@ -13,8 +13,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.engines import get_engine
-from games.engines.base import apply_checked
+from games.catalog import get_engine
+from games.kit.protocol import apply_checked
 from games.models import IdempotencyRecord, Match, Move, Seat
 from tests.factories import token_for
 from tests.games.helpers import create_match
@@ -107,7 +107,7 @@ def assert_log_replays(match_id: str) -> Match:
 
 
 def takeable_cells(match_id: str) -> list[list[int]]:
-    from games.engines.nibble import takeable_discs
+    from games.nibble.engine import takeable_discs
 
     state = get_engine("nibble").load(Match.objects.get(id=match_id).state)
     return [list(cell) for cells in takeable_discs(state).values() for cell in cells]

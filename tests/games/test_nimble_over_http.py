@@ -10,9 +10,9 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from games.engines import get_engine
-from games.engines.nimble import card_face
+from games.catalog import get_engine
 from games.models import Match, Move
+from games.nimble.engine import card_face
 from tests.factories import UserFactory, token_for
 
 ENGINE = get_engine("nimble")

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from games.bot_services import bot_accounts_ensure
 from games.models import Match, Move
+from games.services.bots import bot_accounts_ensure
 from tests.integration.conftest import wait_until
 from tests.integration.http import register
 

@@ -23,9 +23,9 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from games import asgi as longpoll_asgi
-from games import events_hub
-from games.engines import get_engine
+from games.catalog import get_engine
+from games.live import asgi as longpoll_asgi
+from games.live import hub as events_hub
 from games.models import Match, Move, UserEvent
 from games.services import SeatSpec, match_create, match_join, match_move_submit
 from tests.factories import UserFactory, token_for

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, Move
 from games.services import SeatSpec, match_create, match_move_submit
 from tests.factories import UserFactory

@@ -4,9 +4,9 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from games.bots import POLICIES
-from games.bots.arena import run_arena
-from games.engines import ENGINES
+from games.catalog import engines
+from games.catalog import game as game_spec
+from games.kit.arena import run_arena
 from games.management.progress import ProgressBar
 
 # Two-player settings the strength targets are measured in.
@@ -17,7 +17,7 @@ class Command(BaseCommand):
     help = "Play engine-only matches between two bot levels and report the win rate."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--game", choices=sorted(ENGINES), required=True)
+        parser.add_argument("--game", choices=sorted(engines()), required=True)
         parser.add_argument("--a", type=int, choices=[1, 2, 3], required=True)
         parser.add_argument("--b", type=int, choices=[1, 2, 3], required=True)
         parser.add_argument("--games", type=int, default=200)
@@ -27,7 +27,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         game = options["game"]
-        missing = [lvl for lvl in (options["a"], options["b"]) if lvl not in POLICIES.get(game, {})]
+        policies = game_spec(game).policies
+        missing = [lvl for lvl in (options["a"], options["b"]) if lvl not in policies]
         if missing:
             self.stderr.write(f"no level {missing[0]} bot for {game}")
             return

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from games.engines.nimalia import NIMALIA, Place, State
-from games.engines.nimalia.cards import ANIMAL_TERRAIN, OTTER, Square
+from games.nimalia.cards import ANIMAL_TERRAIN, OTTER, Square
+from games.nimalia.engine import NIMALIA, Place, State
 
 _CODES = {
     "FL": "flamingo", "CR": "crocodile", "LI": "lion", "GI": "giraffe",

@@ -1,4 +1,4 @@
-"""The solo simulation behind the solo rank table (docs/nimalia.md).
+"""The solo simulation behind the solo rank table (games/nimalia/RULES.md).
 
 Two reference players play many seeded solo games with the default options:
 
@@ -17,11 +17,11 @@ import statistics
 import sys
 from collections.abc import Callable
 
-from games.engines.base import apply_checked
-from games.engines.nimalia import NIMALIA, Place, State
-from games.engines.nimalia.grid import visible_squares
-from games.engines.nimalia.objectives import round_objectives
-from games.engines.nimalia.scoring import OWN_SCORERS
+from games.kit.protocol import apply_checked
+from games.nimalia.engine import NIMALIA, Place, State
+from games.nimalia.grid import visible_squares
+from games.nimalia.objectives import round_objectives
+from games.nimalia.scoring import OWN_SCORERS
 
 Policy = Callable[[State, random.Random], Place]
 

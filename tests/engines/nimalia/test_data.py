@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.engines.nimalia.cards import (
+from games.nimalia.cards import (
     CARD_OFFSETS,
     CARDS,
     OTTER,
@@ -15,8 +15,8 @@ from games.engines.nimalia.cards import (
     Square,
     rotate,
 )
-from games.engines.nimalia.grid import visible_squares
-from games.engines.nimalia.objectives import (
+from games.nimalia.grid import visible_squares
+from games.nimalia.objectives import (
     BLUE,
     COLOURS,
     FIRST_GAME,

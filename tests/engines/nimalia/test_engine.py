@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from games.engines.base import (
+from games.kit.protocol import (
     GameOver,
     IllegalMove,
     InvalidConfig,
@@ -19,15 +19,18 @@ from games.engines.base import (
     events_for,
     seats_to_act,
 )
-from games.engines.nimalia import NIMALIA, Place, State, Undo
-from games.engines.nimalia.cards import CARD_IDS, CARDS
-from games.engines.nimalia.engine import (
+from games.nimalia.cards import CARD_IDS, CARDS
+from games.nimalia.engine import (
+    NIMALIA,
     SOLO_THRESHOLDS,
     SOLO_TITLES,
+    Place,
+    State,
+    Undo,
     solo_title,
 )
-from games.engines.nimalia.grid import legal_anchors, visible_squares
-from games.engines.nimalia.objectives import COLOURS, FIRST_GAME, OBJECTIVES
+from games.nimalia.grid import legal_anchors, visible_squares
+from games.nimalia.objectives import COLOURS, FIRST_GAME, OBJECTIVES
 from tests.engines.nimalia.helpers import new_state, with_reserves
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.nimalia.scoring import (
+from games.nimalia.scoring import (
     COMPARE_SCORERS,
     OWN_SCORERS,
     crocodiles_meet_giraffes,

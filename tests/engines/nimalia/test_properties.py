@@ -9,10 +9,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines.base import apply_checked, events_for
-from games.engines.nimalia import NIMALIA, Place, State, Undo
-from games.engines.nimalia.cards import CARD_IDS
-from games.engines.nimalia.engine import SOLO_TITLES
+from games.kit.protocol import apply_checked, events_for
+from games.nimalia.cards import CARD_IDS
+from games.nimalia.engine import NIMALIA, SOLO_TITLES, Place, State, Undo
 
 PROPERTY_SETTINGS = settings(max_examples=30, deadline=None,
                              suppress_health_check=[HealthCheck.too_slow])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 
-from games.engines.nimalia.engine import SOLO_THRESHOLDS
+from games.nimalia.engine import SOLO_THRESHOLDS
 from tests.engines.nimalia.solo_sim import greedy_policy, play_solo, random_policy
 
 

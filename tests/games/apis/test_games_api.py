@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.engines import ENGINES
+from games.catalog import engines
 from tests.factories import BotFactory
 from tests.games.matchplay import assert_error
 
@@ -13,9 +13,9 @@ def test_games_lists_every_engine_with_its_options(client_for, alice):
     response = client_for(alice).get("/api/games")
     assert response.status_code == 200
     games = response.json()
-    assert [g["slug"] for g in games] == sorted(ENGINES)
+    assert [g["slug"] for g in games] == sorted(engines())
     for game in games:
-        engine = ENGINES[game["slug"]]
+        engine = engines()[game["slug"]]
         assert set(game) == {"slug", "name", "min_players", "max_players", "options"}
         assert game["name"] == engine.name
         assert (game["min_players"], game["max_players"]) == (engine.min_players,

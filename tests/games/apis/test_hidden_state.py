@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match
 from tests.games.helpers import create_match, first_nibble_take
 from tests.games.matchplay import match_url, submit

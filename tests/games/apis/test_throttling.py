@@ -7,8 +7,8 @@ from django.core.cache import cache
 from rest_framework.throttling import AnonRateThrottle
 
 from config.throttling import LongPollRateThrottle, PlayerRateThrottle
-from games.engines.nibble import NIBBLE, takeable_discs
 from games.models import Match, Move
+from games.nibble.engine import NIBBLE, takeable_discs
 from tests.games.matchplay import assert_error, match_url, start_nibble_match, submit
 
 pytestmark = pytest.mark.django_db

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.board_svg import state_at
-from games.engines import get_engine
+from games.api.boards import state_at
+from games.catalog import get_engine
 from games.models import Match
 from games.services import match_system_step_run
 from tests.factories import BotFactory

@@ -11,18 +11,17 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.engines import get_engine
-from games.engines.base import apply_checked
-from games.engines.nimalia.engine import Place
-from games.rendering import RENDERERS, render_svg
-from games.rendering.palette import (
+from games.catalog import game, get_engine
+from games.kit.protocol import apply_checked
+from games.kit.render.palette import (
     ANIMALS,
     NIBBLE_COLOURS,
     NIMBLE_COLOURS,
     OBJECTIVE_COLOURS,
     TERRAINS,
 )
-from games.rendering.svg import esc
+from games.kit.render.svg import esc
+from games.nimalia.engine import Place
 
 NS = "{http://www.w3.org/2000/svg}"
 SEED = "planted-seed-0f1e2d3c4b5a"
@@ -76,7 +75,7 @@ def test_running_views_render_well_formed_svg_for_every_viewer(slug, players, st
     engine, state = play(slug, players, steps)
     assert engine.outcome(state) is None
     for seat in [None, *range(players)]:
-        svg = render_svg(slug, engine.view(state, seat), ["ann", "ben", None, "dee"][:players])
+        svg = game(slug).render(engine.view(state, seat), ["ann", "ben", None, "dee"][:players])
         parse(svg)
         assert SEED not in svg
         assert ("Spectator view" in svg) == (seat is None)
@@ -87,7 +86,7 @@ def test_finished_views_render_and_name_the_winner(slug, players):
     engine, state = finish(slug, players)
     outcome = engine.outcome(state)
     assert outcome is not None
-    svg = render_svg(slug, engine.view(state, None), ["ann", "ben", "cy", "dee"][:players])
+    svg = game(slug).render(engine.view(state, None), ["ann", "ben", "cy", "dee"][:players])
     root = parse(svg)
     assert root.find(f"{NS}title").text.startswith(f"{engine.name}: Finished (forfeit)")
     # The finished view reveals the seed; the picture has no use for it.
@@ -95,9 +94,9 @@ def test_finished_views_render_and_name_the_winner(slug, players):
 
 
 def test_every_game_has_a_renderer():
-    from games.engines import ENGINES
+    from games.catalog import games
 
-    assert set(RENDERERS) == set(ENGINES)
+    assert all(callable(spec.render) for spec in games().values())
 
 
 @pytest.mark.parametrize("table", [NIBBLE_COLOURS, tuple(NIMBLE_COLOURS.values()),
@@ -116,7 +115,7 @@ def test_animal_abbreviations_are_unique():
 def test_nibble_every_disc_carries_its_colour_letter():
     engine, state = play("nibble", 2, 10)
     view = engine.view(state, 0)
-    root = parse(render_svg("nibble", view))
+    root = parse(game("nibble").render(view))
     discs = root.findall(f".//{NS}g[@class='disc']")
     on_board = [(r, c, colour) for r, row in enumerate(view["board"])
                 for c, colour in enumerate(row) if colour is not None]
@@ -129,7 +128,7 @@ def test_nibble_every_disc_carries_its_colour_letter():
 def test_nibble_shows_the_colour_table_order_and_both_collections():
     engine, state = play("nibble", 2, 30)
     view = engine.view(state, None)
-    desc = parse(render_svg("nibble", view)).find(f"{NS}desc").text
+    desc = parse(game("nibble").render(view)).find(f"{NS}desc").text
     order = " ".join(NIBBLE_COLOURS[c].letter for c in view["color_order"])
     assert f"Colour table, left to right: {order}." in desc
     for seat in (0, 1):
@@ -140,7 +139,7 @@ def test_nibble_shows_the_colour_table_order_and_both_collections():
 def test_nimble_cards_carry_frame_and_circle_letters():
     engine, state = play("nimble", 3, 20)
     view = engine.view(state, 1)
-    root = parse(render_svg("nimble", view))
+    root = parse(game("nimble").render(view))
     stacks = root.findall(f".//{NS}g[@class='stack']")
     assert len(stacks) == 3
     for group, stack in zip(stacks, view["stacks"], strict=True):
@@ -169,8 +168,8 @@ def test_nimble_picture_ignores_the_order_of_sets_and_buried_discards():
     )
     assert engine.dump(shuffled) != engine.dump(state)
     for seat in (None, 0, 1):
-        assert render_svg("nimble", engine.view(state, seat)) == \
-            render_svg("nimble", engine.view(shuffled, seat))
+        assert game("nimble").render(engine.view(state, seat)) == \
+            game("nimble").render(engine.view(shuffled, seat))
 
 
 def _nimalia_with_pending():
@@ -185,17 +184,17 @@ def test_nimalia_shows_only_the_viewers_hand_and_pending_card():
     engine, state = _nimalia_with_pending()
     theirs = set(state.hands[1]) | {state.pending[1].card}
     mine = set(state.hands[0])
-    svg = render_svg("nimalia", engine.view(state, 0))
+    svg = game("nimalia").render(engine.view(state, 0))
     root = parse(svg)
     named = {int(n) for n in re.findall(r"\bcard (\d+)\b", svg)}
     named |= {int(g.get("data-card")) for g in root.iter(f"{NS}g") if g.get("data-card")}
     assert named == mine
     assert not named & theirs
     # Seat 1 sees its own pending card, dashed, in its reserve.
-    own = render_svg("nimalia", engine.view(state, 1))
+    own = game("nimalia").render(engine.view(state, 1))
     assert f"your pending card {state.pending[1].card}" in own
     # A spectator sees no hand at all.
-    spectator = render_svg("nimalia", engine.view(state, None))
+    spectator = game("nimalia").render(engine.view(state, None))
     assert "Hands are hidden" in spectator and "data-card" not in spectator
 
 
@@ -210,15 +209,15 @@ def test_nimalia_picture_does_not_change_with_another_seats_hidden_cards():
                                 pending=(None, pending))
     assert engine.dump(other) != engine.dump(state)
     for seat in (0, None):
-        assert render_svg("nimalia", engine.view(state, seat)) == \
-            render_svg("nimalia", engine.view(other, seat))
+        assert game("nimalia").render(engine.view(state, seat)) == \
+            game("nimalia").render(engine.view(other, seat))
 
 
 def test_nimalia_reserves_objectives_round_and_scores():
     engine, state = play("nimalia", 3, 40)
     view = engine.view(state, None)  # a seat's view would add its pending card to its reserve
     assert view["scores"]["rounds"], "a round has been scored"
-    root = parse(render_svg("nimalia", view))
+    root = parse(game("nimalia").render(view))
     reserves = root.findall(f".//{NS}g[@class='reserve']")
     assert len(reserves) == 3
     for group, reserve in zip(reserves, view["reserves"], strict=True):
@@ -243,7 +242,7 @@ def test_nimalia_reserves_objectives_round_and_scores():
 def test_names_are_escaped_and_forbidden_characters_dropped():
     engine, state = play("nibble", 2, 2)
     names = ['<script>alert("x")</script>', "a&b\x00\x1b"]
-    svg = render_svg("nibble", engine.view(state, 0), names)
+    svg = game("nibble").render(engine.view(state, 0), names)
     parse(svg)
     assert "<script" not in svg
     assert "&lt;script&gt;" in svg
@@ -254,4 +253,4 @@ def test_names_are_escaped_and_forbidden_characters_dropped():
 def test_same_view_same_bytes():
     engine, state = play("nimalia", 2, 12)
     view = engine.view(state, 0)
-    assert render_svg("nimalia", view) == render_svg("nimalia", dict(view))
+    assert game("nimalia").render(view) == game("nimalia").render(dict(view))

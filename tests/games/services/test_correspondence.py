@@ -8,8 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.deadlines import deadlines_sweep
-from games.engines import get_engine
+from games.catalog import get_engine
 from games.models import Match, Move, UserEvent
 from games.selectors import match_inbox
 from games.services import (
@@ -19,6 +18,7 @@ from games.services import (
     match_join,
     match_move_submit,
 )
+from games.services.deadlines import deadlines_sweep
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -119,7 +119,7 @@ def test_three_or_four_players_the_late_seat_forfeits_and_its_cards_leave_play()
 
 
 def test_a_timed_out_nimalia_seat_is_played_on_by_a_bot(django_capture_on_commit_callbacks):
-    from games.bot_services import bot_accounts_ensure
+    from games.services.bots import bot_accounts_ensure
 
     bot_accounts_ensure()
     users = [UserFactory() for _ in range(3)]

@@ -8,8 +8,6 @@ from unittest import mock
 import pytest
 
 from games import tasks
-from games.engines.base import IllegalMove, MalformedMove, NotYourTurn
-from games.engines.nibble import takeable_discs
 from games.exceptions import (
     AbortNotAllowed,
     IdempotencyKeyReused,
@@ -19,7 +17,9 @@ from games.exceptions import (
     NotSeated,
     StaleVersion,
 )
+from games.kit.protocol import IllegalMove, MalformedMove, NotYourTurn
 from games.models import IdempotencyRecord, Match, Move
+from games.nibble.engine import takeable_discs
 from games.selectors import matches_awaiting
 from games.services import (
     SeatSpec,
@@ -43,7 +43,7 @@ def nibble_between(alice, bob) -> Match:
 
 
 def a_take(match: Match) -> dict:
-    from games.engines import get_engine
+    from games.catalog import get_engine
 
     takeable = takeable_discs(get_engine("nibble").load(match.state))
     return {"take": [list(takeable[min(takeable)][0])]}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.bot_services import bot_accounts_ensure, match_bot_move_play, match_bot_race_tick
 from games.models import Match, Move, Seat
 from games.services import SeatSpec, match_create, match_join
+from games.services.bots import bot_accounts_ensure, match_bot_move_play, match_bot_race_tick
 from games.tasks import play_bot_turn
 from tests.factories import UserFactory
 

@@ -1,0 +1,289 @@
+"""Thin match API views: validate the envelope, call one service or selector, answer."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import CursorPagination, StrictSerializer, error_responses
+from games import selectors, services
+from games.api import schemas
+from games.catalog import engines
+
+DAYS_PER_TURN = (1, 2, 3, 5, 7, 14)
+MAX_HOURS_PER_TURN = 72
+
+
+class GameListApi(APIView):
+    @extend_schema(operation_id="games_list",
+                   responses={200: schemas.GameSerializer(many=True), **error_responses()})
+    def get(self, request):
+        return Response([
+            {"slug": slug, "name": engine.name, "min_players": engine.min_players,
+             "max_players": engine.max_players,
+             "options": [option.as_dict() for option in engine.options]}
+            for slug, engine in sorted(engines().items())
+        ])
+
+
+class BotListApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        game = serializers.CharField(source="bot_game")
+        level = serializers.IntegerField(source="bot_level")
+        description = serializers.CharField(source="bot_description")
+        rating = serializers.IntegerField(allow_null=True)
+        provisional = serializers.BooleanField()
+
+    @extend_schema(operation_id="bots_list",
+                   parameters=[OpenApiParameter("game", str, enum=sorted(engines()))],
+                   responses={200: OutputSerializer(many=True), **error_responses(400)})
+    def get(self, request):
+        game = request.query_params.get("game")
+        if game is not None:
+            selectors.game_engine(game)
+        return Response(self.OutputSerializer(selectors.bot_list(game=game), many=True).data)
+
+
+class SeatInputSerializer(StrictSerializer):
+    kind = serializers.ChoiceField(choices=["me", "user", "bot", "open"])
+    username = serializers.CharField(required=False, max_length=150)
+    level = serializers.IntegerField(required=False, min_value=1, max_value=3)
+
+    def validate(self, attrs):
+        if attrs["kind"] == "user" and not attrs.get("username"):
+            raise serializers.ValidationError({"username": ["Required for kind 'user'."]})
+        if attrs["kind"] == "bot" and attrs.get("level") is None:
+            raise serializers.ValidationError({"level": ["Required for kind 'bot'."]})
+        return attrs
+
+
+class TimeControlSerializer(StrictSerializer):
+    days_per_turn = serializers.ChoiceField(choices=DAYS_PER_TURN, required=False)
+    hours_per_turn = serializers.IntegerField(min_value=1, max_value=MAX_HOURS_PER_TURN,
+                                              required=False)
+
+    def validate(self, attrs):
+        if len(attrs) != 1:
+            raise serializers.ValidationError(
+                {"non_field_errors": ["Give exactly one of days_per_turn or hours_per_turn."]})
+        return attrs
+
+
+def turn_seconds(time_control: dict | None) -> int | None:
+    if not time_control:
+        return None
+    if "days_per_turn" in time_control:
+        return time_control["days_per_turn"] * 86400
+    return time_control["hours_per_turn"] * 3600
+
+
+class MatchPagination(CursorPagination):
+    ordering = ("-created_at", "-id")
+    page_size = 25
+    page_size_query_param = "limit"
+    max_page_size = 100
+
+
+class MatchListCreateApi(APIView):
+    pagination_class = MatchPagination  # so the schema shows the paginated envelope
+
+    class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "MatchCreate"
+
+        game = serializers.ChoiceField(choices=sorted(engines()))
+        players = serializers.IntegerField(required=False, min_value=1, max_value=4)
+        config = serializers.DictField(required=False, default=dict)
+        seats = SeatInputSerializer(many=True, required=False, min_length=1, max_length=4)
+        rated = serializers.BooleanField(required=False, default=True)
+        time_control = TimeControlSerializer(required=False, allow_null=True, help_text=(
+            "Correspondence clock; omit or null for a casual match without deadlines."))
+
+    class FilterSerializer(StrictSerializer):
+        game = serializers.ChoiceField(choices=sorted(engines()), required=False)
+        status = serializers.ChoiceField(choices=["open", "active", "finished", "aborted"],
+                                         required=False)
+        scope = serializers.ChoiceField(choices=["mine", "open", "all"], required=False,
+                                        default="mine")
+        my_turn = serializers.BooleanField(required=False, default=False)
+        cursor = serializers.CharField(required=False)
+        limit = serializers.IntegerField(required=False, min_value=1, max_value=100)
+
+    @extend_schema(operation_id="matches_create", request=InputSerializer,
+                   responses={201: schemas.MatchDetailSerializer, **error_responses(400)})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        seats = values.get("seats")
+        match = services.match_create(
+            user=request.user, game=values["game"], players=values.get("players"),
+            config=values["config"], rated=values["rated"],
+            seats=[services.SeatSpec(**seat) for seat in seats] if seats else None,
+            turn_seconds=turn_seconds(values.get("time_control")),
+        )
+        return Response(selectors.match_detail(match, request.user),
+                        status=status.HTTP_201_CREATED)
+
+    @extend_schema(
+        operation_id="matches_list",
+        parameters=[
+            OpenApiParameter("game", str, enum=sorted(engines())),
+            OpenApiParameter("status", str, enum=["open", "active", "finished", "aborted"]),
+            OpenApiParameter("scope", str, enum=["mine", "open", "all"],
+                             description="mine (default): my seats; open: joinable; all."),
+            OpenApiParameter("my_turn", bool),
+            OpenApiParameter("cursor", str),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100}),
+        ],
+        responses={200: schemas.MatchSummarySerializer(many=True),
+                   **error_responses(400, 404)},
+    )
+    def get(self, request):
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        values = {k: v for k, v in filters.validated_data.items() if k not in ("cursor", "limit")}
+        queryset = selectors.match_list(user=request.user, **values)
+        paginator = MatchPagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(
+            [selectors.match_summary(match, request.user) for match in page])
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(operation_id="matches_detail",
+                   parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+                   responses={200: schemas.MatchDetailSerializer, 304: None,
+                              **error_responses(404)})
+    def get(self, request, match_id):
+        match = selectors.match_access(user=request.user, match_id=match_id)
+        if request.headers.get("If-None-Match") == match.etag:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": match.etag})
+        return Response(selectors.match_detail(match, request.user),
+                        headers={"ETag": match.etag})
+
+
+class MatchJoinApi(APIView):
+    @extend_schema(operation_id="matches_join", request=None,
+                   responses={200: schemas.MatchDetailSerializer, **error_responses(404, 409)})
+    def post(self, request, match_id):
+        match = services.match_join(user=request.user, match_id=match_id)
+        return Response(selectors.match_detail(match, request.user))
+
+
+class MoveInputSerializer(StrictSerializer):
+    move = serializers.JSONField(help_text="The game's move, e.g. {\"take\": [[0, 0]]}.")
+    expected_version = serializers.IntegerField(required=False, min_value=0, help_text=(
+        "The version the move was chosen against; a mismatch answers 409 stale_version."))
+
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER,
+    description="Any unique string of 1 to 255 printable ASCII characters; a retry with the "
+                "same key returns the first answer and records nothing new.")
+
+
+def _idempotency_key(request) -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
+        raise serializers.ValidationError(
+            {"Idempotency-Key": ["1 to 255 printable ASCII characters."]})
+    return key
+
+
+class MatchMoveApi(APIView):
+    throttle_exempt_actor = True
+
+    class LogFilterSerializer(StrictSerializer):
+        after = serializers.IntegerField(required=False, min_value=0, default=0)
+        limit = serializers.IntegerField(required=False, min_value=1, max_value=500, default=100)
+
+    @extend_schema(operation_id="matches_moves_submit", request=MoveInputSerializer,
+                   parameters=[IDEMPOTENCY_HEADER],
+                   responses={201: schemas.MoveResultSerializer,
+                              **error_responses(400, 403, 404, 409, 422)})
+    def post(self, request, match_id):
+        data = MoveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        body = services.match_move_submit(
+            user=request.user, match_id=match_id, move=data.validated_data["move"],
+            expected_version=data.validated_data.get("expected_version"),
+            idempotency_key=_idempotency_key(request),
+        )
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(operation_id="matches_moves_list",
+                   parameters=[
+                       OpenApiParameter("after", {"type": "integer", "minimum": 0}),
+                       OpenApiParameter("limit", {"type": "integer", "minimum": 1,
+                                                  "maximum": 500}),
+                   ],
+                   responses={200: schemas.MoveLogSerializer, **error_responses(400, 404)})
+    def get(self, request, match_id):
+        filters = self.LogFilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        match = selectors.match_access(user=request.user, match_id=match_id)
+        moves = selectors.match_moves_for_user(match=match, user=request.user,
+                                               **filters.validated_data)
+        after = moves[-1]["seq"] if moves else filters.validated_data["after"]
+        return Response({"moves": moves, "next_after": after, "version": match.version})
+
+
+class MatchMovePreviewApi(APIView):
+    @extend_schema(operation_id="matches_moves_preview", request=MoveInputSerializer,
+                   responses={200: schemas.PreviewSerializer,
+                              **error_responses(400, 403, 404, 409, 422)})
+    def post(self, request, match_id):
+        data = MoveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return Response(services.match_move_preview(
+            user=request.user, match_id=match_id, move=data.validated_data["move"],
+            expected_version=data.validated_data.get("expected_version")))
+
+
+class MatchResignApi(APIView):
+    @extend_schema(operation_id="matches_resign", request=None,
+                   responses={200: schemas.MatchDetailSerializer,
+                              **error_responses(403, 404, 409)})
+    def post(self, request, match_id):
+        match = services.match_resign(user=request.user, match_id=match_id)
+        return Response(selectors.match_detail(match, request.user))
+
+
+class MatchAbortApi(APIView):
+    @extend_schema(operation_id="matches_abort", request=None,
+                   responses={200: schemas.MatchDetailSerializer,
+                              **error_responses(403, 404, 409)})
+    def post(self, request, match_id):
+        match = services.match_abort(user=request.user, match_id=match_id)
+        return Response(selectors.match_detail(match, request.user))
+
+
+class MatchDeclineApi(APIView):
+    @extend_schema(operation_id="matches_decline", request=None,
+                   responses={200: schemas.MatchSummarySerializer,
+                              **error_responses(404, 409)})
+    def post(self, request, match_id):
+        match = services.match_decline(user=request.user, match_id=match_id)
+        return Response(selectors.match_summary(match, request.user))
+
+
+class InvitationListApi(APIView):
+    @extend_schema(operation_id="me_invitations",
+                   responses={200: schemas.MatchSummarySerializer(many=True),
+                              **error_responses()})
+    def get(self, request):
+        return Response([selectors.match_summary(match, request.user)
+                         for match in selectors.invitations_for(user=request.user)])
+
+
+class InboxApi(APIView):
+    @extend_schema(operation_id="me_inbox",
+                   responses={200: schemas.MatchSummarySerializer(many=True),
+                              **error_responses()})
+    def get(self, request):
+        return Response([selectors.match_summary(match, request.user)
+                         for match in selectors.match_inbox(user=request.user)])

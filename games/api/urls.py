@@ -1,0 +1,27 @@
+from django.urls import path
+
+from games.api import boards as board_svg
+from games.api import matches as apis
+from games.live import longpoll
+
+app_name = "games"
+
+urlpatterns = [
+    path("games", apis.GameListApi.as_view(), name="games"),
+    path("bots", apis.BotListApi.as_view(), name="bots"),
+    path("matches", apis.MatchListCreateApi.as_view(), name="matches"),
+    path("matches/<uuid:match_id>", apis.MatchDetailApi.as_view(), name="match"),
+    path("matches/<uuid:match_id>/join", apis.MatchJoinApi.as_view(), name="join"),
+    path("matches/<uuid:match_id>/decline", apis.MatchDeclineApi.as_view(), name="decline"),
+    path("matches/<uuid:match_id>/moves", apis.MatchMoveApi.as_view(), name="moves"),
+    path("matches/<uuid:match_id>/events", longpoll.match_events, name="match-events"),
+    path("matches/<uuid:match_id>/moves/preview", apis.MatchMovePreviewApi.as_view(),
+         name="preview"),
+    path("matches/<uuid:match_id>/resign", apis.MatchResignApi.as_view(), name="resign"),
+    path("matches/<uuid:match_id>/abort", apis.MatchAbortApi.as_view(), name="abort"),
+    path("matches/<uuid:match_id>/board.svg", board_svg.MatchBoardSvgApi.as_view(),
+         name="board-svg"),
+    path("me/inbox", apis.InboxApi.as_view(), name="inbox"),
+    path("me/events", longpoll.user_events, name="user-events"),
+    path("me/invitations", apis.InvitationListApi.as_view(), name="invitations"),
+]

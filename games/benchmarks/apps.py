@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class BenchmarksConfig(AppConfig):
+    name = "games.benchmarks"
+    label = "benchmarks"
+    verbose_name = "Benchmarks"

@@ -1,0 +1,64 @@
+"""The deadline sweep over many matches: how long a sweep takes when nothing is due, and the
+plan PostgreSQL uses for its queries. Creates the matches once (in batches) and reuses them."""
+
+import time
+from datetime import timedelta
+
+from django.core.management.base import BaseCommand
+from django.db import connection
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from games.management.progress import ProgressBar
+from games.models import Match
+from games.services.deadlines import deadlines_sweep
+
+BATCH = 5000
+
+
+class Command(BaseCommand):
+    help = "Time the deadline sweep over N matches with deadlines, none of them due."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--matches", type=int, default=100_000)
+        parser.add_argument("--runs", type=int, default=5)
+
+    def handle(self, *args, **options) -> None:
+        wanted = options["matches"]
+        owner, _ = User.objects.get_or_create(username="bench-sweep")
+        existing = Match.objects.filter(created_by=owner).count()
+        now = timezone.now()
+        with ProgressBar(max(wanted - existing, 0), "creating matches",
+                         stream=self.stderr) as bar:
+            while existing < wanted:
+                size = min(BATCH, wanted - existing)
+                Match.objects.bulk_create([
+                    Match(game="nibble", num_players=2, status=Match.Status.ACTIVE,
+                          created_by=owner, seed="bench", state={}, actors=[0],
+                          turn_seconds=86400,
+                          # Spread over the next two weeks, all beyond the reminder window.
+                          deadline=now + timedelta(days=1, seconds=(existing + i) % 1_000_000),
+                          reminded_deadline=None)
+                    for i in range(size)])
+                existing += size
+                bar.advance(size)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE games_match")
+        total = Match.objects.filter(status=Match.Status.ACTIVE,
+                                     deadline__isnull=False).count()
+        timings = []
+        for _ in range(options["runs"]):
+            started = time.perf_counter()
+            result = deadlines_sweep(now=now)
+            timings.append(time.perf_counter() - started)
+        self.stdout.write(f"active matches with deadlines: {total}\n"
+                          f"sweep result: {result}\n"
+                          f"sweep time: best {1000 * min(timings):.1f} ms, "
+                          f"worst {1000 * max(timings):.1f} ms over {len(timings)} runs")
+        active = Match.objects.filter(status=Match.Status.ACTIVE, deadline__isnull=False)
+        due = active.filter(deadline__lte=now).order_by("deadline").values_list("id", flat=True)
+        self.stdout.write("\nplan of the expiry query:\n" + due[:500].explain(analyze=True))
+        soon = active.filter(deadline__gt=now, deadline__lte=now + timedelta(hours=3)).exclude(
+            reminded_deadline=F("deadline")).order_by("deadline").values_list("id", "deadline")
+        self.stdout.write("\nplan of the reminder query:\n" + soon[:500].explain(analyze=True))

@@ -1,0 +1,113 @@
+"""Engine-only bot matches, for measuring bot strength without a database.
+
+Every bot sees only ``engine.view(state, seat)``; seats alternate between the two levels from
+one match to the next so neither level profits from moving first.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.kit.protocol import apply_checked, events_for, seats_to_act, seeded_rng
+from games.kit.registry import game as game_spec
+
+MAX_STEPS = 20_000
+
+
+@dataclass
+class ArenaResult:
+    game: str
+    level_a: int
+    level_b: int
+    games: int = 0
+    wins_a: float = 0.0  # a shared first place counts half
+    score_diffs: list[float] = field(default_factory=list)  # A's score minus B's, per match
+    think_seconds: dict[int, list[float]] = field(default_factory=lambda: {})
+
+    def win_rate(self) -> float:
+        return self.wins_a / self.games if self.games else 0.0
+
+    def win_rate_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval for A's win rate."""
+        n = self.games
+        if not n:
+            return 0.0, 0.0
+        p, z = self.win_rate(), 1.96
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def mean_score_diff(self) -> tuple[float, float]:
+        """Mean of A's score minus B's, with the half-width of its 95% interval."""
+        n = len(self.score_diffs)
+        if n < 2:
+            return (self.score_diffs[0] if n else 0.0), 0.0
+        mean = sum(self.score_diffs) / n
+        variance = sum((d - mean) ** 2 for d in self.score_diffs) / (n - 1)
+        return mean, 1.96 * math.sqrt(variance / n)
+
+    def mean_think_ms(self, level: int) -> float:
+        times = self.think_seconds.get(level, [])
+        return 1000 * sum(times) / len(times) if times else 0.0
+
+
+def play_match(game: str, levels: Mapping[int, int], seed: str,
+               config: Mapping[str, Any] | None = None,
+               on_think: Callable[[int, float], None] | None = None):
+    """Play one engine-only match; ``levels[seat]`` is the bot level in each seat."""
+    spec = game_spec(game)
+    engine = spec.engine
+    state = engine.initial_state(num_players=len(levels), config=config or {}, seed=seed)
+    # What each seat has been shown so far, for bots that remember.
+    histories: dict[int, list[dict[str, Any]]] = {seat: [] for seat in levels}
+
+    def record(events) -> None:
+        for seat, history in histories.items():
+            history.extend(events_for(events, seat))
+
+    for step in range(MAX_STEPS):
+        if engine.outcome(state) is not None:
+            return engine.outcome(state)
+        if not engine.actors(state):
+            transition = engine.system_step(state)
+            record(transition.events)
+            state = transition.state
+            continue
+        actors = sorted(seats_to_act(engine, state))
+        seat = actors[step % len(actors)]
+        rng = seeded_rng(seed, "bot", step, seat)
+        started = time.perf_counter()
+        move = spec.choose_move(levels[seat], engine.view(state, seat), seat, rng,
+                           history=histories[seat])
+        if on_think is not None:
+            on_think(levels[seat], time.perf_counter() - started)
+        transition = apply_checked(engine, state, seat, engine.parse_move(move))
+        record(transition.events)
+        state = transition.state
+    raise RuntimeError(f"{game} match {seed} did not end within {MAX_STEPS} steps")
+
+
+def run_arena(game: str, level_a: int, level_b: int, games: int,
+              config: Mapping[str, Any] | None = None, seed: str = "arena",
+              progress: Callable[[], None] | None = None) -> ArenaResult:
+    result = ArenaResult(game, level_a, level_b)
+    result.think_seconds = {level_a: [], level_b: []}
+
+    def record(level: int, seconds: float) -> None:
+        result.think_seconds.setdefault(level, []).append(seconds)
+
+    for number in range(games):
+        a_seat = number % 2
+        levels = {a_seat: level_a, 1 - a_seat: level_b}
+        outcome = play_match(game, levels, f"{seed}-{number}", config, on_think=record)
+        rank_a, rank_b = outcome.ranks[a_seat], outcome.ranks[1 - a_seat]
+        result.wins_a += 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
+        result.score_diffs.append(outcome.scores[a_seat] - outcome.scores[1 - a_seat])
+        result.games += 1
+        if progress is not None:
+            progress()
+    return result

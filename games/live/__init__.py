@@ -1,0 +1,1 @@
+"""Live updates: long-poll views, the Redis wake-up hub, and the ASGI wiring."""

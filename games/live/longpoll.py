@@ -1,0 +1,387 @@
+"""Long-poll endpoints: async views that answer as soon as something newer exists, or after
+``wait`` seconds (at most LONG_POLL_MAX_SECONDS) with nothing new.
+
+    GET /api/matches/{id}/events?after=<seq>&wait=<s>&limit=<n>   the match's redacted move log
+    GET /api/me/events?after=<id>&wait=<s>&limit=<n>             the caller's event feed
+
+A waiting request subscribes to its channel on the events hub (``games.live.hub``) BEFORE it
+reads the database, then awaits the hub: under an ASGI server (uvicorn, ``games.live.asgi``) waiting
+costs an ``asyncio.Event``, not a thread. What it answers is always read again through the
+selectors, so redaction and access rules are exactly those of the synchronous endpoints.
+
+These are not DRF views (DRF would run them in a thread): authentication (``Authorization:
+Token <key>`` only), parameter validation and the error envelope are done here, and the OpenAPI
+schema comes from stand-in DRF views that only declare it (``_documented_by``).
+
+Database reads run in threads only for as long as they read. Under ASGI they go to a small pool
+of their own (LONG_POLL_DB_THREADS, default 4: one PostgreSQL connection per pool thread);
+under WSGI (gunicorn, the test client) Django runs an async view in an event loop of its own
+per request, and reads go back to the request's own thread and database connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache, partial
+from typing import Any, TypeVar
+from uuid import UUID
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections
+from django.http import HttpRequest, HttpResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import exceptions, serializers
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.renderers import JSONRenderer
+from rest_framework.views import APIView
+
+from accounts.authentication import CachedTokenAuthentication
+from accounts.models import User
+from config.api import ErrorSerializer, StrictSerializer, schema_serializer
+from config.exceptions import ApplicationError, envelope
+from config.throttling import LongPollRateThrottle
+from games import selectors
+from games.api.schemas import MoveLogEntrySerializer
+from games.live import hub as events_hub
+from games.models import Match, UserEvent
+from games.selectors import feeds
+
+T = TypeVar("T")
+
+MAX_SEQ = 2**31 - 1  # Move.seq is a PostgreSQL integer
+MAX_EVENT_ID = 2**63 - 1  # UserEvent.id is a bigint
+TOKEN_KEY_MAX_LENGTH = 40
+
+
+# --------------------------------------------------------------------------- parameters
+
+def _wait_field() -> serializers.IntegerField:
+    return serializers.IntegerField(
+        required=False, default=0, min_value=0, max_value=settings.LONG_POLL_MAX_SECONDS,
+        help_text="Seconds to wait when nothing newer is there yet; 0 answers at once.")
+
+
+class MatchEventsParams(StrictSerializer):
+    after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_SEQ,
+                                     help_text="The last seq the caller has (next_after).")
+    wait = _wait_field()
+    limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=500)
+
+
+class FeedParams(StrictSerializer):
+    after = serializers.IntegerField(required=False, default=0, min_value=0,
+                                     max_value=MAX_EVENT_ID,
+                                     help_text="The last id the caller has (next_after).")
+    wait = _wait_field()
+    limit = serializers.IntegerField(required=False, default=feeds.FEED_DEFAULT_LIMIT,
+                                     min_value=1, max_value=feeds.FEED_MAX_LIMIT)
+
+
+# --------------------------------------------------------------------------- answers
+
+def _render(data: Any) -> bytes:
+    # DRF's renderer, so datetimes and spacing match the synchronous endpoints byte for byte.
+    return JSONRenderer().render(data)
+
+
+def _ok(body: bytes) -> HttpResponse:
+    return HttpResponse(body, content_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+
+def _error(status: int, code: str, message: str, extra: dict[str, Any] | None = None,
+           headers: dict[str, str] | None = None) -> HttpResponse:
+    return HttpResponse(_render(envelope(code, message, extra)), status=status,
+                        content_type="application/json", headers=headers)
+
+
+def _unauthorized(code: str, message: str) -> HttpResponse:
+    return _error(401, code, message, headers={"WWW-Authenticate": "Token"})
+
+
+def _validation_error(errors: dict[str, Any]) -> HttpResponse:
+    fields = {name: [str(item) for item in items] if isinstance(items, list) else str(items)
+              for name, items in errors.items()}
+    return _error(400, "validation_error", "Validation error.", {"fields": fields})
+
+
+# --------------------------------------------------------------------------- database reads
+
+@lru_cache(maxsize=1)
+def _db_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=getattr(settings, "LONG_POLL_DB_THREADS", 4),
+                              thread_name_prefix="longpoll-db")
+
+
+def _in_pool(fn: Callable[..., T], *args: Any) -> T:
+    # No request signals reach these threads: honour CONN_MAX_AGE and drop broken connections
+    # here, as Django does at the start and end of every request.
+    close_old_connections()
+    return fn(*args)
+
+
+def _served_by_asgi(request: HttpRequest) -> bool:
+    return isinstance(request, ASGIRequest)
+
+
+async def _read(request: HttpRequest, fn: Callable[..., T], *args: Any) -> T:
+    if _served_by_asgi(request):
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_db_pool(), partial(_in_pool, fn, *args))
+    return await sync_to_async(fn, thread_sensitive=True)(*args)
+
+
+# --------------------------------------------------------------------------- authentication
+
+def _token_user(key: str) -> User | str:
+    """The token's user, or DRF's reason for refusing it (recent tokens come from the same
+    short-lived memory as every other API request's)."""
+    try:
+        user, _ = CachedTokenAuthentication().authenticate_credentials(key)
+    except exceptions.AuthenticationFailed as refused:
+        return str(refused.detail)
+    return user
+
+
+class _ThrottledCaller:
+    """What DRF's throttles read of a request: the user and the client address."""
+
+    def __init__(self, request: HttpRequest, user: User) -> None:
+        self.user = user
+        self.META = request.META
+
+
+def _throttle_wait(request: HttpRequest, user: User) -> float | None:
+    """None when the caller is within its long-poll budget, else the seconds until it is."""
+    throttle = LongPollRateThrottle()
+    if throttle.allow_request(_ThrottledCaller(request, user), None):
+        return None
+    return throttle.wait() or 1.0
+
+
+async def _authenticate(request: HttpRequest) -> User | HttpResponse:
+    """The caller of ``Authorization: Token <key>``, or the 401 DRF would answer."""
+    parts = request.headers.get("Authorization", "").split()
+    if not parts or parts[0].lower() != "token":
+        return _unauthorized("not_authenticated",
+                             "Authentication credentials were not provided.")
+    if len(parts) == 1:
+        return _unauthorized("authentication_failed",
+                             "Invalid token header. No credentials provided.")
+    if len(parts) > 2:
+        return _unauthorized("authentication_failed",
+                             "Invalid token header. Token string should not contain spaces.")
+    key = parts[1]
+    # Keys are 40 hex digits; anything else (a NUL byte, say) never reaches the database.
+    if not (len(key) <= TOKEN_KEY_MAX_LENGTH and key.isascii() and key.isalnum()):
+        return _unauthorized("authentication_failed", "Invalid token.")
+    user = await _read(request, _token_user, key)
+    if isinstance(user, str):
+        return _unauthorized("authentication_failed", user)
+    return user
+
+
+# --------------------------------------------------------------------------- the wait
+
+Reader = Callable[[], tuple[bytes, bool]]
+Prepared = tuple[User, dict[str, Any]]
+
+
+async def _long_poll(request: HttpRequest, *, channel: str, wait: int,
+                     read: Reader) -> HttpResponse:
+    """Answer ``read()``'s body once it says something new is there, else wait on the channel
+    and read again; after ``wait`` seconds answer what the last read found."""
+    if wait <= 0:
+        body, _ = await _read(request, read)
+        return _ok(body)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait
+    async with events_hub.listen(channel, shared=_served_by_asgi(request)) as subscription:
+        while True:
+            subscription.rearm()  # before the read: a commit during the read still wakes us
+            body, ready = await _read(request, read)
+            remaining = deadline - loop.time()
+            if ready or remaining <= 0:
+                return _ok(body)
+            await subscription.wait(remaining)
+
+
+async def _prepare(request: HttpRequest,
+                   params_class: type[StrictSerializer]) -> Prepared | HttpResponse:
+    """Authenticate, then check the method and the query, in DRF's order."""
+    user = await _authenticate(request)
+    if isinstance(user, HttpResponse):
+        return user
+    if request.method != "GET":
+        return _error(405, "method_not_allowed", f'Method "{request.method}" not allowed.',
+                      headers={"Allow": "GET"})
+    # A per-user budget of its own (config.throttling.LongPollRateThrottle): a client looping
+    # without waiting is slowed down, one waiting for news does not starve its other requests.
+    wait = await _read(request, _throttle_wait, request, user)
+    if wait is not None:
+        seconds = math.ceil(wait)
+        return _error(429, "throttled",
+                      f"Request was throttled. Expected available in {seconds} seconds.",
+                      {"retry_after": seconds}, headers={"Retry-After": str(seconds)})
+    params = params_class(data=request.GET.dict())
+    if not params.is_valid():
+        return _validation_error(params.errors)
+    # The schema states the cap of the settings at start-up; a test may lower it at run time.
+    cap = settings.LONG_POLL_MAX_SECONDS
+    if params.validated_data["wait"] > cap:
+        return _validation_error({"wait": [f"Ensure this value is less than or equal to {cap}."]})
+    return user, params.validated_data
+
+
+# --------------------------------------------------------------------------- schema stand-ins
+
+MatchEventsSerializer = schema_serializer("MatchEvents", {
+    "moves": MoveLogEntrySerializer(many=True),
+    "next_after": serializers.IntegerField(help_text="Pass as `after` in the next request."),
+    "version": serializers.IntegerField(),
+    "status": serializers.ChoiceField(choices=Match.Status.values),
+})
+
+UserEventSerializer = schema_serializer("UserEvent", {
+    "id": serializers.IntegerField(),
+    "type": serializers.ChoiceField(choices=UserEvent.Type.values),
+    "match": serializers.UUIDField(allow_null=True),
+    "game": serializers.CharField(allow_null=True),
+    "data": serializers.DictField(help_text=(
+        "Depends on the type: e.g. `version` and `deadline` (your_turn), `rank` and `reason` "
+        "(match_finished), `before` and `after` (rating_changed), `by` (invited).")),
+    "created_at": serializers.DateTimeField(),
+})
+
+UserEventFeedSerializer = schema_serializer("UserEventFeed", {
+    "events": UserEventSerializer(many=True),
+    "next_after": serializers.IntegerField(help_text="Pass as `after` in the next request."),
+})
+
+def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    descriptions = {400: "Invalid query parameter (validation_error).",
+                    401: "Missing or invalid credentials.",
+                    404: "Not found, or not visible to the caller."}
+    return {status: OpenApiResponse(ErrorSerializer, description=descriptions[status])
+            for status in statuses}
+
+
+class MatchEventsSchema(APIView):
+    """Declares ``match_events`` for the OpenAPI schema; never serves a request."""
+
+    authentication_classes = [TokenAuthentication]
+
+    @extend_schema(
+        operation_id="matches_events",
+        summary="Long-poll the match's move log",
+        description=(
+            "The entries of the move log (redacted for the caller, as in `GET .../moves`) with "
+            "`seq > after`. When there are none and `wait` > 0, the answer waits until the "
+            "match changes or `wait` seconds pass, then answers what is there (possibly "
+            "nothing). It answers at once when the match is over, and when its status changes "
+            "(an open match starts, a match is aborted). Token authentication only."),
+        parameters=[MatchEventsParams],
+        responses={200: MatchEventsSerializer, **_errors(400, 401, 404)},
+    )
+    def get(self, request, match_id):  # pragma: no cover - the async view serves requests
+        raise NotImplementedError
+
+
+class UserEventsSchema(APIView):
+    """Declares ``user_events`` for the OpenAPI schema; never serves a request."""
+
+    authentication_classes = [TokenAuthentication]
+
+    @extend_schema(
+        operation_id="me_events",
+        summary="Long-poll the caller's event feed",
+        description=(
+            "The caller's feed entries with `id > after`, oldest first: invited, "
+            "invitation_declined, match_started, your_turn, deadline_soon, timed_out, "
+            "match_finished, match_aborted, rating_changed. When there are none and `wait` > "
+            "0, the answer waits for the next entry or `wait` seconds. Token authentication "
+            "only."),
+        parameters=[FeedParams],
+        responses={200: UserEventFeedSerializer, **_errors(400, 401)},
+    )
+    def get(self, request):  # pragma: no cover - the async view serves requests
+        raise NotImplementedError
+
+
+def _documented_by(schema_view: type[APIView]) -> Callable[[Callable], Callable]:
+    """drf-spectacular lists URL callbacks whose ``cls`` is a DRF view and reads the schema
+    from that class; Django still calls the async function itself. ``long_poll`` lets the
+    ASGI router (``games.live.asgi``) recognise these views."""
+
+    def decorate(view: Callable) -> Callable:
+        view.cls = schema_view  # type: ignore[attr-defined]
+        view.initkwargs = {}  # type: ignore[attr-defined]
+        view.long_poll = True  # type: ignore[attr-defined]
+        return view
+
+    return decorate
+
+
+# --------------------------------------------------------------------------- the views
+
+def _match_again(previous: Match | None, user: User, match_id: UUID) -> Match:
+    """The match through ``match_access``, except when a waiting request reads it again and it
+    was and still is active: an active match is visible to its seats alone and no seat changes
+    hands while it is active, so the access decision and the seats read before still hold and
+    only the version needs reading (one small query instead of the whole row and the seats)."""
+    if previous is not None and previous.status == Match.Status.ACTIVE:
+        row = Match.objects.filter(id=match_id).values("version", "status").first()
+        if row is not None and row["status"] == Match.Status.ACTIVE:
+            previous.version = row["version"]
+            return previous
+    return selectors.match_access(user=user, match_id=match_id)
+
+
+@_documented_by(MatchEventsSchema)
+async def match_events(request: HttpRequest, match_id: UUID) -> HttpResponse:
+    prepared = await _prepare(request, MatchEventsParams)
+    if isinstance(prepared, HttpResponse):
+        return prepared
+    user, params = prepared
+    after, limit = params["after"], params["limit"]
+    seen: dict[str, Match] = {}
+
+    def read() -> tuple[bytes, bool]:
+        match = _match_again(seen.get("match"), user, match_id)
+        first = seen.setdefault("first", match)
+        seen["match"] = match
+        moves = (selectors.match_moves_for_user(match=match, user=user, after=after,
+                                                limit=limit)
+                 if match.version > after else [])
+        ready = bool(moves) or not match.is_running or match.status != first.status
+        body = {"moves": moves, "next_after": moves[-1]["seq"] if moves else after,
+                "version": match.version, "status": match.status}
+        return _render(body), ready
+
+    try:
+        return await _long_poll(request, channel=events_hub.match_channel(match_id),
+                                wait=params["wait"], read=read)
+    except ApplicationError as exc:  # MatchNotFound, also when the match turns private
+        return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
+
+
+@_documented_by(UserEventsSchema)
+async def user_events(request: HttpRequest) -> HttpResponse:
+    prepared = await _prepare(request, FeedParams)
+    if isinstance(prepared, HttpResponse):
+        return prepared
+    user, params = prepared
+    after, limit = params["after"], params["limit"]
+
+    def read() -> tuple[bytes, bool]:
+        events = feeds.user_events_after(user=user, after=after, limit=limit)
+        body = {"events": events, "next_after": feeds.feed_next_after(events, after)}
+        return _render(body), bool(events)
+
+    return await _long_poll(request, channel=events_hub.user_channel(user.id),
+                            wait=params["wait"], read=read)

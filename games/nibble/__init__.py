@@ -1,0 +1,9 @@
+"""Nibble: two players take discs of one colour at a time from a 9x9 board (see RULES.md)."""
+
+from games.kit.registry import GameSpec
+from games.nibble import bench
+from games.nibble.bots import NIBBLE_POLICIES
+from games.nibble.engine import NIBBLE
+from games.nibble.render import render
+
+SPEC = GameSpec(engine=NIBBLE, policies=NIBBLE_POLICIES, render=render, bench=bench.run)

@@ -1,0 +1,10 @@
+"""Nimalia: build a 6 x 6 animal reserve from drafted cards and score four objectives (see
+RULES.md)."""
+
+from games.kit.registry import GameSpec
+from games.nimalia import bench
+from games.nimalia.bots import NIMALIA_POLICIES
+from games.nimalia.engine import NIMALIA
+from games.nimalia.render import render
+
+SPEC = GameSpec(engine=NIMALIA, policies=NIMALIA_POLICIES, render=render, bench=bench.run)

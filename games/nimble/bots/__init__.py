@@ -1,0 +1,155 @@
+"""Nimble bots: level 1 plays at random, level 2 greedily, level 3 remembers and plans.
+
+Levels 1 and 2 read only ``view = engine.view(state, seat)``: counts, discard tops, stack tops,
+the turn budget. Level 3 also reads the events its seat was shown (``uses_history``), which is
+what a player at the table can remember: every discard pile in order, every card put back on a
+Set, and after a recycle the whole Set (:mod:`games.nimble.bots.memory`). It searches its own
+action sequences in worlds where only the never-seen cards are dealt at random
+(:mod:`games.nimble.bots.plan`). A history that does not lead to the view (for instance none at
+all in the middle of a match) leaves it without memory, and it plays level 2's move.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.kit.bots import HISTORY_ATTRIBUTE
+from games.nimble.bots.memory import reconstruct
+from games.nimble.bots.plan import PlanBudget, plan_values
+from games.nimble.bots.sim import (
+    END,
+    FLIP,
+    PLACE0,
+    RECYCLE,
+    RETURN,
+    greedy_choice,
+    move_int,
+    move_json,
+    sim_from_view,
+)
+
+View = dict[str, Any]
+MoveJSON = dict[str, Any]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def legal_moves(view: View, seat: int) -> list[MoveJSON]:
+    """The seat's legal moves: the view's list when it is the seat's own view, else rebuilt
+    from what the view shows."""
+    if view.get("legal_moves") is not None and view.get("you") == seat:
+        return [dict(move) for move in view["legal_moves"]]
+    if view["outcome"] is not None or seat not in view["to_move"]:
+        return []
+    return [move_json(move) for move in sim_from_view(view).legal(seat)]
+
+
+def _require_moves(view: View, seat: int) -> list[MoveJSON]:
+    moves = legal_moves(view, seat)
+    if not moves:
+        raise ValueError(f"Seat {seat} has no move to make in this view.")
+    return moves
+
+
+def greedy_move(moves: list[int]) -> int:
+    """The greedy choice among legal moves (ints): place if possible, else reveal a new card
+    (flip, or recycle an exhausted Set), else end the turn."""
+    places = [move for move in moves if move >= PLACE0]
+    if places:
+        # Every stack a card fits shows the same circle, so all its placements leave the same
+        # colours on top: the lowest stack is as good as any.
+        return places[0]
+    for move in (FLIP, RECYCLE, END, RETURN):
+        if move in moves:
+            return move
+    raise ValueError("No legal move.")
+
+
+def candidate_moves(moves: list[int]) -> list[int]:
+    """Legal moves with equivalent placements merged: every stack the discard top fits shows the
+    same circle, so all its placements leave the same colours on the stack tops."""
+    places = [move for move in moves if move >= PLACE0]
+    return [move for move in moves if move < PLACE0] + places[:1]
+
+
+# Level 2's move on a simulated position (what the planner assumes the other seats play).
+sim_greedy = greedy_choice
+
+
+# --------------------------------------------------------------------------- levels 1 and 2
+
+
+def random_policy(view: View, seat: int, rng: random.Random) -> MoveJSON:
+    """Level 1: uniform among the legal moves."""
+    return rng.choice(_require_moves(view, seat))
+
+
+def greedy_policy(view: View, seat: int, rng: random.Random) -> MoveJSON:
+    """Level 2: what a casual player does. Place the discard top whenever it fits (placements are
+    free and every card placed is one card closer to winning); otherwise flip a new card from the
+    Set, or take the discard back once the Set is empty; end the turn only when there is nothing
+    else to do."""
+    moves = [move_int(move) for move in _require_moves(view, seat)]
+    return move_json(greedy_move(moves))
+
+
+# --------------------------------------------------------------------------- level 3
+
+# Race mode: after this many events in a row without a placement, level 3 plays level 2's move,
+# which places whenever it can. A search that holds cards back to keep the other seats from
+# placing could otherwise stall a race (the engine has no stall cap there; the server's clock
+# would end it as a stalemate).
+RACE_STALL_EVENTS = 80
+
+
+def race_stalled(history: Sequence[dict[str, Any]]) -> bool:
+    recent = history[-RACE_STALL_EVENTS:]
+    return len(recent) >= RACE_STALL_EVENTS and not any(
+        isinstance(event, dict) and event.get("type") == "placed" for event in recent)
+
+
+def plan_move(view: View, seat: int, rng: random.Random, history: Sequence[dict[str, Any]],
+              budget: PlanBudget) -> tuple[int, dict[int, float]]:
+    """Level 3's choice and the value of every candidate (empty when it did not search)."""
+    moves = [move_int(move) for move in _require_moves(view, seat)]
+    default = greedy_move(moves)
+    candidates = candidate_moves(moves)
+    if len(candidates) == 1:
+        return default, {}
+    memory = reconstruct(view, history)
+    if memory is None or (view["mode"] == "race" and race_stalled(history)):
+        return default, {}
+    values = plan_values(view, seat, memory, rng, budget, candidates)
+    best = default
+    for move in candidates:  # a fixed order; greedy's move wins ties
+        if values[move] > values[best] + 1e-9:
+            best = move
+    return best, values
+
+
+def make_memory_policy(budget: PlanBudget | None = None) -> Callable[..., MoveJSON]:
+    budget = budget or PlanBudget()
+
+    def memory_policy(view: View, seat: int, rng: random.Random,
+                      history: Sequence[dict[str, Any]] = ()) -> MoveJSON:
+        """Level 3: remember the public events and plan the turn (see :func:`plan_move`)."""
+        move, _ = plan_move(view, seat, rng, history, budget)
+        return move_json(move)
+
+    setattr(memory_policy, HISTORY_ATTRIBUTE, True)  # called with the events it was shown
+    return memory_policy
+
+
+memory_policy = make_memory_policy()
+
+NIMBLE_POLICIES: dict[int, Callable[..., MoveJSON]] = {
+    1: random_policy,
+    2: greedy_policy,
+    3: memory_policy,
+}
+
+__all__ = ["NIMBLE_POLICIES", "PlanBudget", "candidate_moves", "greedy_policy", "legal_moves",
+           "make_memory_policy", "memory_policy", "plan_move", "random_policy", "race_stalled"]

@@ -1,0 +1,187 @@
+"""Level 3's planner for Nimble: search the seat's own action sequences in worlds that agree with
+its memory (:mod:`games.nimble.bots.memory`).
+
+Turn mode: every sequence of actions the seat can play in the rest of its turn is searched
+depth first (placements of one card onto stacks with the same circle are one choice, and a
+``return`` right after a ``flip`` or a ``flip`` right after a ``return`` is skipped: it only
+spends budget). When the turn is over, the other seats play their turns greedily (level 2) until
+it is the seat's turn again, and the position is scored. Race mode: the seat's next few actions
+are searched the same way, every other seat making one greedy action after each of them.
+
+Only the never-seen cards are sampled; once every seat's cards are known (after the first
+recycles) a single world is exact. A move's value is the mean over the worlds of the best
+sequence starting with it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from games.nimble.bots.memory import Memory, world_from_memory
+from games.nimble.bots.sim import END, FLIP, PLACE0, RECYCLE, RETURN, Sim, greedy_choice
+
+
+@dataclass(frozen=True)
+class PlanBudget:
+    """How level 3 plans. ``worlds`` samples of the never-seen cards (1 when none are left);
+    ``race_depth`` own actions searched in race mode; ``max_nodes`` actions played per move
+    over all worlds (beyond a world's share, the rest of a turn is played greedily), so a move
+    costs the same work whatever the clock says. ``max_seconds`` is a safety net on the wall
+    clock, not the normal limit.
+
+    A position scores the cards the best other seat holds minus the seat's own, plus
+    ``fit_bonus`` when the seat's discard top fits a stack, minus ``threat`` (shared out over
+    the other seats) for each other seat whose discard top fits; ±``win`` for a finish, ±half
+    of it for a deadlock or stalemate won or lost on cards left."""
+
+    worlds: int = 8
+    race_depth: int = 4
+    max_nodes: int = 150_000
+    fit_bonus: float = 0.3
+    threat: float = 0.7
+    win: float = 1000.0
+    max_seconds: float = 1.5
+
+
+def score(sim: Sim, seat: int, budget: PlanBudget) -> float:
+    mine = sim.cards_left(seat)
+    others = [s for s in range(sim.n) if s != seat and sim.active[s]]
+    best_other = min((sim.cards_left(s) for s in others), default=0)
+    value = float(best_other - mine)
+    if sim.over:
+        if sim.winner is not None:
+            return value + (budget.win if sim.winner == seat else -budget.win)
+        if mine < best_other:
+            return value + budget.win / 2
+        if mine > best_other:
+            return value - budget.win / 2
+        return value
+    if sim.can_place(seat):
+        value += budget.fit_bonus
+    threat = budget.threat / max(1, len(others))
+    for s in others:
+        if sim.can_place(s):
+            value -= threat
+    return value
+
+
+def own_moves(sim: Sim, seat: int, last: int | None) -> list[int]:
+    """The seat's legal moves worth searching, greedy's favourites first: one placement per
+    card, then flip, recycle, return and end of turn; no return of a card just flipped, no flip
+    of a card just returned."""
+    legal = sim.legal(seat)
+    moves = [move for move in legal if move >= PLACE0][:1]
+    for move in (FLIP, RECYCLE, RETURN, END):
+        if move in legal and not ((move == RETURN and last == FLIP)
+                                  or (move == FLIP and last == RETURN)):
+            moves.append(move)
+    return moves
+
+
+def finish_turn(sim: Sim, seat: int) -> int:
+    """Play the rest of ``seat``'s turn greedily; returns the number of actions."""
+    steps = 0
+    while not sim.over and sim.to_move == seat and steps < 200:
+        sim.play(seat, greedy_choice(sim, seat))
+        steps += 1
+    return steps
+
+
+def finish_round(sim: Sim, seat: int) -> int:
+    """Let the other seats play greedily until it is ``seat``'s turn again; returns the number
+    of actions."""
+    steps = 0
+    while not sim.over and sim.to_move != seat and steps < 500:
+        mover = sim.to_move
+        sim.play(mover, greedy_choice(sim, mover))
+        steps += 1
+    return steps
+
+
+class _Search:
+    def __init__(self, seat: int, budget: PlanBudget, deadline: float) -> None:
+        self.seat = seat
+        self.budget = budget
+        self.deadline = deadline
+        self.nodes = 0  # actions played in the search, the seat's own and the replies
+        self.checks = 0
+        self.limit = budget.max_nodes
+
+    def turn_value(self, sim: Sim, last: int | None) -> float:
+        seat = self.seat
+        if not sim.over and sim.to_move == seat and self.nodes >= self.limit:
+            self.nodes += finish_turn(sim, seat)
+        if sim.over or sim.to_move != seat:
+            self.nodes += finish_round(sim, seat)
+            return score(sim, seat, self.budget)
+        best = -1e18
+        for move in own_moves(sim, seat, last):
+            child = sim.copy()
+            child.play(seat, move)
+            self._count()
+            best = max(best, self.turn_value(child, move))
+        return best
+
+    def _count(self) -> None:
+        self.nodes += 1
+        self.checks += 1
+        if self.checks % 256 == 0 and time.perf_counter() > self.deadline:
+            self.limit = 0  # the safety net: every open turn is finished greedily
+
+    def race_value(self, sim: Sim, depth: int, last: int | None) -> float:
+        seat = self.seat
+        if sim.over or depth <= 0 or self.nodes >= self.limit:
+            return score(sim, seat, self.budget)
+        moves = own_moves(sim, seat, last)
+        if not moves:
+            return score(sim, seat, self.budget)
+        best = -1e18
+        for move in moves:
+            child = sim.copy()
+            child.play(seat, move)
+            self._count()
+            self.others_act(child)
+            best = max(best, self.race_value(child, depth - 1, move))
+        return best
+
+    def others_act(self, sim: Sim) -> None:
+        for other in range(sim.n):
+            if sim.over:
+                return
+            if other != self.seat and sim.active[other] and (
+                    sim.sets[other] or sim.discards[other]):
+                sim.play(other, greedy_choice(sim, other))
+                self.nodes += 1
+
+
+def plan_values(view: dict, seat: int, memory: Memory, rng: random.Random,
+                budget: PlanBudget, moves: list[int]) -> dict[int, float]:
+    """Mean value of each candidate first move over the sampled worlds."""
+    deadline = time.perf_counter() + budget.max_seconds
+    search = _Search(seat, budget, deadline)
+    exact = all(memory.fully_known(s) for s in range(len(memory.seats)))
+    worlds = 1 if exact else budget.worlds
+    totals = {move: 0.0 for move in moves}
+    done = 0
+    for number in range(worlds):
+        # Each world's share of the nodes; what one world leaves unused, the next may spend.
+        search.limit = budget.max_nodes * (number + 1) // worlds
+        world = world_from_memory(view, memory, rng)
+        for move in moves:
+            child = world.copy()
+            child.play(seat, move)
+            if world.turns:
+                value = search.turn_value(child, move)
+            else:
+                search.others_act(child)
+                value = search.race_value(child, budget.race_depth - 1, move)
+            totals[move] += value
+        done += 1
+        if time.perf_counter() > deadline:
+            break
+    return {move: total / done for move, total in totals.items()}
+
+
+__all__ = ["PlanBudget", "finish_round", "own_moves", "plan_values", "score"]

@@ -1,0 +1,25 @@
+"""Every read of matches, seats, moves and feeds that the HTTP layer and the services use."""
+
+from games.selectors.matches import (
+    PUBLIC_STATUSES,
+    TAKEOVER_LEVEL,
+    bot_list,
+    game_engine,
+    invitations_for,
+    match_access,
+    match_detail,
+    match_inbox,
+    match_list,
+    match_moves_for_user,
+    match_seats,
+    match_summary,
+    matches_awaiting,
+    seat_bot_level,
+    seat_of,
+    seat_summary,
+)
+
+__all__ = ["PUBLIC_STATUSES", "TAKEOVER_LEVEL", "bot_list", "game_engine", "invitations_for",
+           "match_access", "match_detail", "match_inbox", "match_list", "match_moves_for_user",
+           "match_seats", "match_summary", "matches_awaiting", "seat_bot_level", "seat_of",
+           "seat_summary"]

@@ -1,0 +1,253 @@
+"""Reads: who may see a match, and what each caller sees of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from uuid import UUID
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q, QuerySet
+
+from accounts.models import Rating, User
+from accounts.ratings import is_provisional
+from games.catalog import engines, games, get_engine
+from games.exceptions import MatchNotFound, UnknownGame
+from games.kit.protocol import Engine, events_for
+from games.models import Match, Move, Seat
+
+PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def game_engine(slug: str) -> Engine:
+    """The engine of a game a caller named, or the coded ``unknown_game`` error."""
+    engine = engines().get(slug)
+    if engine is None:
+        raise UnknownGame(f"No game called {slug!r}.", games=sorted(engines()))
+    return engine
+
+
+def _visible_filter(user: User) -> Q:
+    """Seated players and the match's creator see it; everyone sees open matches (to join
+    them) and matches that are over (to replay them). A running match is private to those."""
+    return (Q(seats__user=user) | Q(created_by=user)
+            | Q(status=Match.Status.OPEN, seats__user__isnull=True)
+            | Q(status__in=PUBLIC_STATUSES))
+
+
+def match_access(*, user: User, match_id: UUID, lock: bool = False) -> Match:
+    """The match if the caller may see it, else MatchNotFound (missing and hidden look alike).
+
+    With ``lock`` the row is locked for the rest of the transaction. The match comes with its
+    seats and their players in one query (every match has at least one seat)."""
+    queryset = Seat.objects.select_related("match", "user").order_by("index")
+    if lock:
+        queryset = queryset.select_for_update(of=("match",))
+    try:
+        seats = list(queryset.filter(match_id=match_id))
+    except (ValueError, ValidationError):
+        raise MatchNotFound() from None
+    if not seats:
+        raise MatchNotFound()
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    match._prefetched_seats = seats  # type: ignore[attr-defined]
+    if match.created_by_id != user.id and not any(seat.user_id == user.id for seat in seats):
+        open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)
+        if not (open_seat or match.status in PUBLIC_STATUSES):
+            raise MatchNotFound()
+    return match
+
+
+def match_seats(match: Match) -> list[Seat]:
+    """The match's seats (with their players) in index order, read at most once per match
+    object: from ``match_access``, a ``prefetch_related("seats__user")``, or one query."""
+    seats = getattr(match, "_prefetched_seats", None)
+    if seats is None:
+        prefetched = getattr(match, "_prefetched_objects_cache", {}).get("seats")
+        seats = list(prefetched) if prefetched is not None else list(
+            match.seats.select_related("user").order_by("index"))
+        seats.sort(key=lambda seat: seat.index)
+        match._prefetched_seats = seats  # type: ignore[attr-defined]
+    return seats
+
+
+# A seat whose player left a match that cannot go on without it is played at this level.
+TAKEOVER_LEVEL = 2
+
+
+def seat_bot_level(seat: Seat) -> int | None:
+    """The bot level that plays this seat: the bot's own, or the take-over level for a seat
+    whose player left; None for a person still playing."""
+    if seat.user is not None and seat.user.is_bot:
+        return seat.user.bot_level
+    if seat.forfeited_at is not None:
+        return TAKEOVER_LEVEL
+    return None
+
+
+def seat_of(match: Match, user: User) -> Seat | None:
+    return next((seat for seat in match_seats(match) if seat.user_id == user.id), None)
+
+
+def _player(user: User | None) -> dict[str, Any] | None:
+    if user is None:
+        return None
+    return {"username": user.username, "is_bot": user.is_bot}
+
+
+def seat_summary(seat: Seat, actors: Iterable[int]) -> dict[str, Any]:
+    return {
+        "index": seat.index,
+        "player": _player(seat.user),
+        "joined": seat.joined_at is not None,
+        "to_act": seat.index in actors,
+        "forfeited": seat.forfeited_at is not None,
+        "rank": seat.rank,
+        "score": seat.score,
+    }
+
+
+def match_summary(match: Match, user: User) -> dict[str, Any]:
+    """What lists show of a match: no game view, no hidden state."""
+    seats = match_seats(match)
+    mine = next((seat for seat in seats if seat.user_id == user.id), None)
+    return {
+        "id": str(match.id),
+        "game": match.game,
+        "status": match.status,
+        "players": match.num_players,
+        "rated": match.rated,
+        "version": match.version,
+        "turn_seconds": match.turn_seconds,
+        "deadline": match.deadline,
+        "created_at": match.created_at,
+        "updated_at": match.updated_at,
+        "seats": [seat_summary(seat, match.actors) for seat in seats],
+        "to_act": list(match.actors),
+        "your_seat": mine.index if mine else None,
+        # From the match row alone, so it always agrees with to_act in the same answer.
+        "is_your_turn": bool(mine and mine.index in match.actors),
+        "invitation_pending": bool(mine and mine.joined_at is None),
+        "outcome": match.outcome,
+    }
+
+
+def match_detail(match: Match, user: User) -> dict[str, Any]:
+    """The caller's view of a match: the summary plus the game as the caller's seat sees it."""
+    data = match_summary(match, user)
+    data["config"] = match.config
+    data["started_at"] = match.started_at
+    data["finished_at"] = match.finished_at
+    view = None
+    legal_moves = None
+    if match.state is not None:
+        engine = get_engine(match.game)
+        view = engine.view(engine.load(match.state), data["your_seat"])
+        legal_moves = view.pop("legal_moves", None)
+    data["view"] = view
+    # Whatever the engine offers the caller's seat now: the moves of a seat that must act, and
+    # also those of one that may act without having to (take back a Nimalia placement).
+    data["legal_moves"] = legal_moves if match.status == Match.Status.ACTIVE else None
+    data["seed"] = match.seed if match.status in PUBLIC_STATUSES else None
+    return data
+
+
+def bot_list(*, game: str | None = None) -> list[User]:
+    """Bot accounts with a policy behind them, each with its rating in its own game."""
+    bots = User.objects.filter(is_bot=True, is_active=True).order_by("bot_game", "bot_level")
+    if game:
+        bots = bots.filter(bot_game=game)
+    bots = [bot for bot in bots
+            if bot.bot_game in games() and bot.bot_level in games()[bot.bot_game].policies]
+    ratings = {(r.user_id, r.game): r for r in Rating.objects.filter(user__in=bots)}
+    for bot in bots:
+        rating = ratings.get((bot.id, bot.bot_game))
+        bot.rating = rating.display if rating else None
+        bot.provisional = is_provisional(rating.sigma) if rating else True
+    return bots
+
+
+def match_list(*, user: User, game: str | None = None, status: str | None = None,
+               scope: str = "mine", my_turn: bool = False) -> QuerySet[Match]:
+    """Matches for a list: ``scope`` is "mine" (seated), "open" (joinable) or "all" visible."""
+    queryset = Match.objects.all()
+    if scope == "mine":
+        queryset = queryset.filter(Q(seats__user=user) | Q(created_by=user))
+    elif scope == "open":
+        queryset = queryset.filter(status=Match.Status.OPEN, seats__user__isnull=True).exclude(
+            seats__user=user)
+    else:
+        queryset = queryset.filter(_visible_filter(user))
+    if my_turn:
+        queryset = queryset.filter(id__in=matches_awaiting(user=user))
+    if game:
+        queryset = queryset.filter(game=game)
+    if status:
+        queryset = queryset.filter(status=status)
+    return queryset.distinct().prefetch_related("seats__user")
+
+
+def matches_awaiting(*, user: User) -> list[UUID]:
+    """Ids of the active matches waiting for one of my seats to act."""
+    rows = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).values_list(
+        "match_id", "index", "match__actors")
+    return [match_id for match_id, index, actors in rows if index in actors]
+
+
+def match_inbox(*, user: User) -> list[Match]:
+    """My active and open matches: where I must act first, then the most urgent deadline."""
+    seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.ACTIVE,
+                                                                Match.Status.OPEN])
+             .select_related("match"))
+    matches = [seat.match for seat in seats]
+    to_act = {seat.match_id for seat in seats if seat.index in seat.match.actors}
+    _prefetch_seats(matches)
+    far = float("inf")
+    matches.sort(key=lambda m: (m.id not in to_act,
+                                m.deadline.timestamp() if m.deadline else far,
+                                -m.updated_at.timestamp()))
+    return matches
+
+
+def invitations_for(*, user: User) -> list[Match]:
+    """Open matches with a seat reserved for me that I have not accepted yet, oldest first."""
+    matches = list(Match.objects.filter(status=Match.Status.OPEN, seats__user=user,
+                                        seats__joined_at__isnull=True).order_by("created_at"))
+    _prefetch_seats(matches)
+    return matches
+
+
+def _prefetch_seats(matches: Iterable[Match]) -> None:
+    by_id = {match.id: match for match in matches}
+    for match in by_id.values():
+        match._prefetched_seats = []  # type: ignore[attr-defined]
+    for seat in Seat.objects.filter(match_id__in=by_id).select_related("user").order_by("index"):
+        by_id[seat.match_id]._prefetched_seats.append(seat)  # type: ignore[attr-defined]
+
+
+def match_moves_for_user(*, match: Match, user: User, after: int = 0,
+                         limit: int = 100) -> list[dict[str, Any]]:
+    """The move log as the caller may see it: other seats' private moves and events redacted
+    while the match runs."""
+    engine = get_engine(match.game)
+    mine = seat_of(match, user)
+    viewer = mine.index if mine else None
+    revealed = match.status in PUBLIC_STATUSES
+    moves = (Move.objects.filter(match=match, seq__gt=after).select_related("user")
+             .order_by("seq")[:limit])
+    result = []
+    for move in moves:
+        hidden = (not revealed and engine.private_moves and move.kind == Move.Kind.MOVE
+                  and move.seat != viewer)
+        result.append({
+            "seq": move.seq,
+            "kind": move.kind,
+            "seat": move.seat,
+            "player": _player(move.user),
+            "payload": None if hidden else move.payload,
+            "events": move.events if revealed else events_for(move.events, viewer),
+            "created_at": move.created_at,
+        })
+    return result

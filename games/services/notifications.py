@@ -1,0 +1,52 @@
+"""The per-user event feed and the wake-ups that go with it.
+
+Every entry is written in the same transaction as the change it reports and published after
+commit. Entries carry only what every seat may know (match ids, seats, deadlines, results).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import transaction
+
+from games.live.hub import match_channel, publish, user_channel
+from games.models import Match, UserEvent
+
+
+def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
+           wake: set[str] | None = None, **data: Any) -> None:
+    """Write a feed entry for each user and wake their waiting clients after commit (or add
+    their channels to ``wake`` for the caller to publish with others in one go)."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return
+    UserEvent.objects.bulk_create([
+        UserEvent(user_id=user_id, type=type, match=match, data=_jsonable(data))
+        for user_id in ids])
+    channels = {user_channel(user_id) for user_id in ids}
+    if wake is None:
+        wake_after_commit(channels)
+    else:
+        wake.update(channels)
+
+
+def match_changed(match: Match, wake: set[str] | None = None) -> None:
+    """Wake the clients waiting on this match's log (now, or with the caller's ``wake``)."""
+    if wake is None:
+        wake_after_commit({match_channel(match.id)})
+    else:
+        wake.add(match_channel(match.id))
+
+
+def wake_after_commit(channels: set[str]) -> None:
+    """One publish, after commit, for every channel a transaction woke."""
+    if channels:
+        frozen = sorted(channels)
+        transaction.on_commit(lambda: publish(*frozen))
+
+
+def _jsonable(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value.isoformat() if hasattr(value, "isoformat") else value
+            for key, value in data.items()}
