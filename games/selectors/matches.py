@@ -35,29 +35,40 @@ def _visible_filter(user: User) -> Q:
             | Q(status__in=PUBLIC_STATUSES))
 
 
-def match_access(*, user: User, match_id: UUID, lock: bool = False) -> Match:
+def match_access(*, user: User, match_id: UUID) -> Match:
     """The match if the caller may see it, else MatchNotFound (missing and hidden look alike).
 
-    With ``lock`` the row is locked for the rest of the transaction. The match comes with its
-    seats and their players in one query (every match has at least one seat)."""
-    queryset = Seat.objects.select_related("match", "user").order_by("index")
-    if lock:
-        queryset = queryset.select_for_update(of=("match",))
-    try:
-        seats = list(queryset.filter(match_id=match_id))
-    except (ValueError, ValidationError):
-        raise MatchNotFound() from None
-    if not seats:
+    The match comes with its seats and their players in one query."""
+    match = match_loaded(Seat.objects.filter(match_id=match_id))
+    if match is None or not match_visible(match, user):
         raise MatchNotFound()
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    match._prefetched_seats = seats  # type: ignore[attr-defined]
-    if match.created_by_id != user.id and not any(seat.user_id == user.id for seat in seats):
-        open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)
-        if not (open_seat or match.status in PUBLIC_STATUSES):
-            raise MatchNotFound()
     return match
+
+
+def match_loaded(seats: QuerySet[Seat]) -> Match | None:
+    """The match these seat rows belong to, read with its seats and their players in one query
+    (every match has at least one seat), so ``match_seats`` reads no more; None when there are
+    none or the id is malformed. A locking caller passes a ``select_for_update`` queryset."""
+    try:
+        rows = list(seats.select_related("match", "user").order_by("index"))
+    except (ValueError, ValidationError):
+        return None
+    if not rows:
+        return None
+    match = rows[0].match
+    for seat in rows:
+        seat.match = match
+    match._prefetched_seats = rows  # type: ignore[attr-defined]
+    return match
+
+
+def match_visible(match: Match, user: User) -> bool:
+    """Whether ``user`` may see the match (see ``_visible_filter``), from its loaded seats."""
+    seats = match_seats(match)
+    if match.created_by_id == user.id or any(seat.user_id == user.id for seat in seats):
+        return True
+    open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)
+    return open_seat or match.status in PUBLIC_STATUSES
 
 
 def match_seats(match: Match) -> list[Seat]:

@@ -50,6 +50,7 @@ from games.selectors import (
     seat_bot_level,
     seat_of,
 )
+from games.services.locking import match_lock
 from games.services.notifications import match_changed, notify, wake_after_commit
 
 
@@ -139,7 +140,7 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
 @transaction.atomic
 def match_join(*, user: User, match_id: UUID) -> Match:
     """Take an open seat, or accept the seat one was invited to."""
-    match = match_access(user=user, match_id=match_id, lock=True)
+    match = match_lock(match_id=match_id, user=user)
     if match.status != Match.Status.OPEN:
         raise MatchFull("This match is not open for joining.")
     mine = seat_of(match, user)
@@ -163,7 +164,7 @@ def match_join(*, user: User, match_id: UUID) -> Match:
 @transaction.atomic
 def match_decline(*, user: User, match_id: UUID) -> Match:
     """Turn down an invitation: the seat opens for anyone to join, and the host is told."""
-    match = match_access(user=user, match_id=match_id, lock=True)
+    match = match_lock(match_id=match_id, user=user)
     seat = seat_of(match, user)
     if seat is None or seat.joined_at is not None or match.status != Match.Status.OPEN:
         raise NoInvitation()
@@ -211,7 +212,7 @@ def match_move_submit(*, user: User, match_id: UUID, move: Any,
     """Validate a seat's move through the engine and record it; returns the caller's answer.
 
     A retry with the same Idempotency-Key returns the first answer and records nothing."""
-    match = match_access(user=user, match_id=match_id, lock=True)
+    match = match_lock(match_id=match_id, user=user)
     if idempotency_key:
         fingerprint = request_fingerprint(move, expected_version)
         record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
@@ -279,7 +280,7 @@ def _acting_seat(match: Match, user: User) -> Seat:
 
 @transaction.atomic
 def match_resign(*, user: User, match_id: UUID) -> Match:
-    match = match_access(user=user, match_id=match_id, lock=True)
+    match = match_lock(match_id=match_id, user=user)
     seat = _acting_seat(match, user)
     if seat.forfeited_at is not None:
         raise MatchNotRunning("You have already left this match.")
@@ -301,7 +302,7 @@ def seat_forfeit(*, match: Match, seat: Seat, reason: str) -> None:
 @transaction.atomic
 def match_abort(*, user: User, match_id: UUID) -> Match:
     """Call a match off before anyone has moved; it is never rated."""
-    match = match_access(user=user, match_id=match_id, lock=True)
+    match = match_lock(match_id=match_id, user=user)
     seat = seat_of(match, user)
     if seat is None or seat.joined_at is None:
         raise NotSeated()

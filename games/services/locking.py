@@ -1,0 +1,57 @@
+"""The one way to lock a match for writing.
+
+Every change to a match, its seats and its moves happens in a transaction that first locks
+the match row here: a person's move, a bot's, a system step, a deadline, a race tick, a rating.
+Writers queue on that one row, so they see each other's work and never interleave.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, overload
+from uuid import UUID
+
+from django.db import transaction
+
+from accounts.models import User
+from games.exceptions import MatchNotFound, StaleVersion
+from games.models import Match, Seat
+from games.selectors import match_loaded, match_visible
+
+
+@overload
+def match_lock(*, match_id: UUID | str, user: User | None = None,
+               expected_version: int | None = None,
+               missing_ok: Literal[False] = False) -> Match: ...
+
+
+@overload
+def match_lock(*, match_id: UUID | str, user: User | None = None,
+               expected_version: int | None = None, missing_ok: bool) -> Match | None: ...
+
+
+def match_lock(*, match_id: UUID | str, user: User | None = None,
+               expected_version: int | None = None, missing_ok: bool = False) -> Match | None:
+    """Lock the match row for the rest of the current transaction and return the match, read
+    after the lock with its seats and their players (``match_seats`` reads no more).
+
+    With ``user``, a match the user may not see is ``MatchNotFound``, as a missing one is. With
+    ``expected_version``, a match that has moved on is ``StaleVersion``. A missing match is
+    ``MatchNotFound``, or None with ``missing_ok`` (system callers, whose match may be gone).
+    Must run inside ``transaction.atomic``."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("match_lock must run inside a transaction.")
+    match = match_loaded(
+        Seat.objects.filter(match_id=match_id).select_for_update(of=("match",)))
+    if match is None or (user is not None and not match_visible(match, user)):
+        if missing_ok and match is None:
+            return None
+        raise MatchNotFound()
+    if expected_version is not None:
+        version_check(match, expected_version)
+    return match
+
+
+def version_check(match: Match, expected_version: int | None) -> None:
+    """``StaleVersion`` (with the current version) if the caller expected another version."""
+    if expected_version is not None and expected_version != match.version:
+        raise StaleVersion(current_version=match.version)
