@@ -1,13 +1,15 @@
 """Domain errors and the API's single error envelope.
 
 Every non-2xx body is ``{"code": "...", "message": "...", "extra": {...}}``; clients switch on
-``code``. Domain errors (``ApplicationError``) and engine errors (``EngineError``) map to their
-status here; DRF's own errors are reshaped into the same envelope.
+``code``. Domain errors (``ApplicationError``) carry their status; other coded errors (an app's
+errors raised below the web layer, such as the game engines') get theirs from the map their app
+registers with ``register_error_status``; DRF's own errors are reshaped into the same envelope.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol, cast
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
@@ -15,8 +17,6 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-
-from games.kit.protocol import EngineError
 
 
 class ApplicationError(Exception):
@@ -49,14 +49,35 @@ class RequestTooLarge(exceptions.APIException):
     default_detail = "The request body is too large."
 
 
-# Engine error code -> HTTP status.
-ENGINE_ERROR_STATUS = {
-    "malformed_move": status.HTTP_400_BAD_REQUEST,
-    "invalid_config": status.HTTP_400_BAD_REQUEST,
-    "not_your_turn": status.HTTP_409_CONFLICT,
-    "game_over": status.HTTP_409_CONFLICT,
-    "illegal_move": status.HTTP_422_UNPROCESSABLE_ENTITY,
-}
+class CodedError(Protocol):
+    """What the envelope reads from an error: a stable code, a message and extra fields."""
+
+    code: str
+    message: str
+    extra: Mapping[str, Any]
+
+
+# Exception class -> (HTTP status by code, status for any other code). Filled by the apps at
+# start-up (their AppConfig.ready), so this module needs to know none of them.
+_REGISTERED_STATUS: dict[type[Exception], tuple[dict[str, int], int]] = {}
+
+
+def register_error_status(exception_class: type[Exception], status_by_code: Mapping[str, int],
+                          *, default: int = status.HTTP_400_BAD_REQUEST) -> None:
+    """Answer ``exception_class`` and its subclasses with the envelope, at the status their
+    ``code`` maps to (``default`` for a code not in the map). The class's instances must have
+    ``code``, ``message`` and ``extra`` (see ``CodedError``)."""
+    _REGISTERED_STATUS[exception_class] = (dict(status_by_code), default)
+
+
+def registered_status(exc: Exception) -> int | None:
+    """The status registered for ``exc``'s class (or the nearest base class), else None."""
+    for cls in type(exc).__mro__:
+        if cls in _REGISTERED_STATUS:
+            by_code, default = _REGISTERED_STATUS[cls]
+            return by_code.get(getattr(exc, "code", ""), default)
+    return None
+
 
 # DRF default codes renamed to the envelope's vocabulary.
 DRF_CODE_NAMES = {
@@ -88,10 +109,12 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     # Imported here: rest_framework.views loads the configured parsers, which import this module.
     from rest_framework.views import exception_handler, set_rollback
 
-    if isinstance(exc, (ApplicationError, EngineError)):
+    http_status = exc.http_status if isinstance(exc, ApplicationError) else registered_status(exc)
+    if http_status is not None:
         set_rollback()
-        http_status = getattr(exc, "http_status", None) or ENGINE_ERROR_STATUS.get(exc.code, 400)
-        return Response(envelope(exc.code, exc.message, dict(exc.extra)), status=http_status)
+        coded = cast(CodedError, exc)
+        return Response(envelope(coded.code, coded.message, dict(coded.extra)),
+                        status=http_status)
     exc = _to_drf(exc)
     response = exception_handler(exc, context)
     if response is None:

@@ -9,20 +9,17 @@ from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, User
 
 
 class PlayerRateThrottle(UserRateThrottle):
-    """Per-user budget. Views that set ``throttle_exempt_actor`` let a seat that must act
-    through regardless, so a busy client can never be locked out of its own turn."""
+    """Per-user budget. A view may let some requests through regardless by defining
+    ``throttle_exempt(request) -> bool`` (the match move view does, for a seat that must act,
+    so a busy client can never be locked out of its own turn)."""
 
     def allow_request(self, request: Any, view: Any) -> bool:
         if super().allow_request(request, view):
             return True
-        # Over budget: only now is it worth asking whether the caller must act in this match.
-        if getattr(view, "throttle_exempt_actor", False) and request.user.is_authenticated:
-            from games.models import Seat
-
-            match_id = view.kwargs.get("match_id")
-            seats = Seat.objects.filter(match_id=match_id, user=request.user).values_list(
-                "index", "match__actors")
-            return any(index in actors for index, actors in seats)
+        # Over budget: only now is it worth asking the view whether this request is exempt.
+        exempt = getattr(view, "throttle_exempt", None)
+        if exempt is not None and request.user.is_authenticated:
+            return bool(exempt(request))
         return False
 
 

@@ -1,4 +1,14 @@
 from django.apps import AppConfig
+from rest_framework import status
+
+# The engines' error codes and the HTTP status each is answered with.
+ENGINE_ERROR_STATUS = {
+    "malformed_move": status.HTTP_400_BAD_REQUEST,
+    "invalid_config": status.HTTP_400_BAD_REQUEST,
+    "not_your_turn": status.HTTP_409_CONFLICT,
+    "game_over": status.HTTP_409_CONFLICT,
+    "illegal_move": status.HTTP_422_UNPROCESSABLE_ENTITY,
+}
 
 
 class GamesConfig(AppConfig):
@@ -8,3 +18,8 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Register the built-in games before any request, task or command looks one up.
         import games.catalog  # noqa: F401
+        from config.exceptions import register_error_status
+        from games.kit.protocol import EngineError
+
+        # An engine error raised through a view is answered with the error envelope.
+        register_error_status(EngineError, ENGINE_ERROR_STATUS)

@@ -195,7 +195,10 @@ def _idempotency_key(request) -> str | None:
 
 
 class MatchMoveApi(APIView):
-    throttle_exempt_actor = True
+    def throttle_exempt(self, request) -> bool:
+        """A player over its request budget still gets a move through where it must act, so a
+        busy client is never locked out of its own turn (see PlayerRateThrottle)."""
+        return selectors.user_must_act(user=request.user, match_id=self.kwargs["match_id"])
 
     class LogFilterSerializer(StrictSerializer):
         after = serializers.IntegerField(required=False, min_value=0, default=0)

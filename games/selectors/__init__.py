@@ -19,9 +19,10 @@ from games.selectors.matches import (
     seat_bot_level,
     seat_of,
     seat_summary,
+    user_must_act,
 )
 
 __all__ = ["PUBLIC_STATUSES", "TAKEOVER_LEVEL", "bot_list", "game_engine", "invitations_for",
            "match_access", "match_detail", "match_inbox", "match_list", "match_loaded",
            "match_moves_for_user", "match_seats", "match_summary", "match_visible",
-           "matches_awaiting", "seat_bot_level", "seat_of", "seat_summary"]
+           "matches_awaiting", "seat_bot_level", "seat_of", "seat_summary", "user_must_act"]

@@ -207,6 +207,13 @@ def matches_awaiting(*, user: User) -> list[UUID]:
     return [match_id for match_id, index, actors in rows if index in actors]
 
 
+def user_must_act(*, user: User, match_id: UUID) -> bool:
+    """Whether one of the user's seats in the match is among those that must act now."""
+    seats = Seat.objects.filter(match_id=match_id, user=user).values_list(
+        "index", "match__actors")
+    return any(index in actors for index, actors in seats)
+
+
 def match_inbox(*, user: User) -> list[Match]:
     """My active and open matches: where I must act first, then the most urgent deadline."""
     seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.ACTIVE,
