@@ -1,0 +1,43 @@
+"""Nim registers like a built-in game and leaves no trace once its test is over."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.kit.registry import engines, game, games, get_engine
+from tests.engines.test_purity import FORBIDDEN, _imported_roots
+from tests.fourth_game import nim as nim_package
+from tests.fourth_game.nim import SPEC
+from tests.fourth_game.nim.engine import NIM
+
+BUILT_IN = {"nibble", "nimble", "nimalia"}
+
+
+def test_nim_is_found_wherever_the_server_looks(nim):
+    assert set(games()) == BUILT_IN | {"nim"}
+    assert game("nim") is SPEC and get_engine("nim") is NIM
+    assert engines()["nim"] is NIM
+    assert SPEC.levels == (1,) and not SPEC.needs_history(1)
+
+
+def test_without_the_fixture_only_the_built_in_games_are_registered():
+    assert set(games()) == BUILT_IN
+    with pytest.raises(KeyError):
+        game("nim")
+
+
+def test_registering_nim_twice_is_harmless_and_a_rival_is_refused(nim):
+    from games.kit.registry import GameSpec, register
+
+    assert register(SPEC) is SPEC
+    with pytest.raises(ValueError):
+        register(GameSpec(engine=NIM, policies=SPEC.policies, render=SPEC.render))
+
+
+def test_the_package_is_pure_python():
+    from pathlib import Path
+
+    folder = Path(nim_package.__file__).parent
+    for path in sorted(folder.glob("*.py")):
+        bad = _imported_roots(path) & (FORBIDDEN | {"games.<non-pure>"})
+        assert not bad, f"{path.name} imports {sorted(bad)}"
