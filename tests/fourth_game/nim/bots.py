@@ -14,7 +14,7 @@ from games.kit.bots import Policy
 def legal_takes(view: dict[str, Any]) -> list[dict[str, int]]:
     """Every legal take the view offers, as JSON moves, by heap then count."""
     limit = view.get("max_take")
-    takes = []
+    takes: list[dict[str, int]] = []
     for heap, size in enumerate(view["heaps"]):
         most = size if limit is None else min(size, limit)
         takes.extend({"heap": heap, "count": count} for count in range(1, most + 1))

@@ -88,7 +88,7 @@ class NimEngine:
     min_players = 2
     max_players = 3
     private_moves = False
-    options = (
+    options: tuple[Option, ...] = (
         Option("heaps", "json", DEFAULT_HEAPS,
                f"The heaps at the start: a list of 1 to {MAX_HEAPS} heap sizes, each from 1 to "
                f"{MAX_HEAP}."),
