@@ -17,13 +17,16 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/python scripts/run_local.py --port $(PORT)
 
-## make test: the whole suite (PostgreSQL and Redis when DATABASE_URL / CELERY_BROKER_URL are set)
-test: $(STAMP)
-	$(BIN)/ruff check .
+## make test: the checks below, then the whole suite (PostgreSQL and Redis when DATABASE_URL /
+## CELERY_BROKER_URL are set)
+test: lint
 	$(BIN)/python -m pytest
 
+## make lint: ruff, the architecture contracts (import-linter) and mypy, all set in pyproject.toml
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 ## make bench: rules-engine benchmarks
 bench: $(STAMP)
