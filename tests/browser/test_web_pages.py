@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from games.catalog import engines
 from games.web import views as web
 
 CLIENT_DIR = web.CLIENT_DIR
@@ -74,3 +75,46 @@ def test_the_import_map_is_empty_without_hashing_and_safe_inline(monkeypatch):
     text = web._import_map()
     assert "<" not in text and ">" not in text
     assert "/static/</script><b>boardpost/app.js" in json.loads(text)["imports"].values()
+
+
+def test_the_import_map_lists_every_game_module(monkeypatch):
+    # The client imports a game's module by its slug ("./games/<slug>.js"): the map must name
+    # each one, whatever its file, with nothing else to edit.
+    monkeypatch.setattr(web, "static", lambda name: "/static/" + name.replace(".js", ".abc123.js"))
+    imports = json.loads(web._import_map())["imports"]
+    game_modules = sorted((CLIENT_DIR / "games").glob("*.js"))
+    assert game_modules
+    for module in game_modules:
+        assert imports[f"/static/boardpost/games/{module.name}"] == (
+            f"/static/boardpost/games/{module.stem}.abc123.js")
+
+
+def test_the_import_map_picks_up_a_new_game_module(monkeypatch, tmp_path):
+    (tmp_path / "games").mkdir()
+    for name in ("app.js", "catalog.js", "games/nibble.js", "games/newgame.js"):
+        (tmp_path / name).write_text("export {};\n")
+    monkeypatch.setattr(web, "CLIENT_DIR", tmp_path)
+    monkeypatch.setattr(web, "static", lambda name: "/static/" + name.replace(".js", ".h.js"))
+    imports = json.loads(web._import_map())["imports"]
+    assert imports["/static/boardpost/games/newgame.js"] == "/static/boardpost/games/newgame.h.js"
+
+
+def test_only_a_game_own_module_names_the_game():
+    # Adding a game needs its module only: no other module imports, branches on or lists games.
+    slugs = sorted(engines())
+    pattern = re.compile(r"\b(" + "|".join(slugs) + r")\b", re.IGNORECASE)
+    for module in sorted(CLIENT_DIR.rglob("*.js")):
+        if module.parent == CLIENT_DIR / "games":
+            continue
+        found = pattern.findall(module.read_text())
+        assert not found, f"{module.relative_to(CLIENT_DIR)} names {sorted(set(found))}"
+    template = CLIENT_DIR.parents[1] / "templates" / "boardpost" / "index.html"
+    assert not pattern.findall(template.read_text())
+
+
+def test_the_client_loads_a_game_module_by_its_slug():
+    catalog = (CLIENT_DIR / "catalog.js").read_text()
+    assert "import(`./games/${slug}.js`)" in catalog
+    static_imports = re.compile(r'^import\s.*?from\s+"[./]*games/', re.MULTILINE | re.DOTALL)
+    for module in sorted(CLIENT_DIR.rglob("*.js")):
+        assert not static_imports.search(module.read_text()), module.name

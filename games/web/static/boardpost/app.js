@@ -1,6 +1,7 @@
 // Boardpost's reference web client: a router over a few pages, and the player's event feed.
 
 import { api, follow, onSignedOut, session } from "./api.js";
+import { loadGames } from "./catalog.js";
 import { clear, h, link, notice } from "./dom.js";
 import * as auth from "./pages/auth.js";
 import * as inbox from "./pages/inbox.js";
@@ -159,6 +160,9 @@ async function route() {
   const params = path.match(pattern).slice(1).map((p) => (p ? decodeURIComponent(p) : p));
   clear(main);
   try {
+    // The games' names and modules, once per page load: pages then name any game at once.
+    if (session.token) await loadGames().catch(() => {});
+    if (current?.controller !== controller) return;
     const cleanup = await page.render(main, params, {
       signal: controller.signal, navigate, feed, signedIn,
       query: new URLSearchParams(location.search),

@@ -76,12 +76,6 @@ export function notice(text, kind = "info") {
   if (text && kind !== "error") noticeTimer = setTimeout(() => notice(""), 6000);
 }
 
-export const GAME_NAMES = { nibble: "Nibble", nimble: "Nimble", nimalia: "Nimalia" };
-
-export function gameName(slug) {
-  return GAME_NAMES[slug] || slug;
-}
-
 export function playerName(seat) {
   if (!seat || !seat.player) return "open seat";
   return seat.player.username;

@@ -1,19 +1,20 @@
 // Words for a match summary (GET /api/matches, /api/me/inbox): whose turn, who won.
 
+import { gameModule } from "./catalog.js";
 import { playerName } from "./dom.js";
 
+// Outcome reasons any game may give; a game module names its own (REASONS, see catalog.js).
 export const REASONS = {
-  nine_of_a_colour: "all nine discs of a colour",
-  three_adjacent_sevens: "seven of three adjacent colours",
-  majority_of_majorities: "the majority of majorities",
-  decided: "the result was settled early",
   forfeit: "forfeit",
   finished: "finished",
-  deadlock: "deadlock: no placement was possible any more",
-  stalemate: "stalemate: nobody placed for too long",
   solo_finished: "solo game finished",
   timeout: "time ran out",
 };
+
+export function reasonText(game, reason) {
+  if (!reason) return "";
+  return gameModule(game).REASONS[reason] || REASONS[reason] || String(reason).replaceAll("_", " ");
+}
 
 /**
  * My turn, by the match row's own `to_act` (which always agrees with the view and its legal
@@ -67,7 +68,7 @@ export function statusText(match) {
 export function resultText(match) {
   const outcome = match.outcome || {};
   const winners = (outcome.winners || match.seats.filter((s) => s.rank === 1).map((s) => s.index));
-  const reason = REASONS[outcome.reason] || outcome.reason || "";
+  const reason = reasonText(match.game, outcome.reason);
   const suffix = reason ? ` (${reason})` : "";
   if (outcome.title) return `Finished: ${outcome.title}${suffix}`;
   if (match.your_seat !== null && match.your_seat !== undefined) {

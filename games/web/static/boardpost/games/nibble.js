@@ -1,5 +1,6 @@
 // Nibble: the 9x9 board, the colour table with both collections; select discs, then take.
 // Move: {"take": [[r, c], ...]}; legal_moves: {"takeable": {"<colour>": [[r, c], ...]}}.
+// A game module: the interface is described in ../catalog.js.
 
 import { h, rovingGrid } from "../dom.js";
 
@@ -26,6 +27,13 @@ export const RULES = {
   "nibble.not_exposed":
     "A disc can be taken only with two adjacent open sides (a corner), before the turn.",
   "nibble.splits_board": "The discs left must stay one orthogonally connected group.",
+};
+
+export const REASONS = {
+  nine_of_a_colour: "all nine discs of a colour",
+  three_adjacent_sevens: "seven of three adjacent colours",
+  majority_of_majorities: "the majority of majorities",
+  decided: "the result was settled early",
 };
 
 const key = ([r, c]) => `${r},${c}`;
@@ -72,6 +80,10 @@ export function describe(entry, match) {
 
 export function onNewVersion(ui) {
   ui.state.selected = new Set();
+}
+
+export function hasMoves(legal) {
+  return Object.keys(legal.takeable || {}).length > 0;
 }
 
 export function render(container, match, ui) {

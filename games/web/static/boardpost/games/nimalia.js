@@ -1,6 +1,7 @@
 // Nimalia: my reserve, my hand, objectives, the round card, per-round scores and every reserve.
 // Moves: {"card": id, "row": r, "col": c, "rotation": 0|90|180|270} or {"undo": true};
 // legal_moves: {"undo": bool, "cards": [...], "rotations": [...], "anchors": [[r, c], ...]}.
+// A game module: the interface is described in ../catalog.js.
 
 import { h, rovingGrid } from "../dom.js";
 
@@ -34,6 +35,10 @@ export const RULES = {
   "nimalia.no_overlap": "A new card must cover 1 to 4 squares of your reserve (not just touch it).",
   "nimalia.exceeds_6x6": "Your reserve must fit within 6 x 6 squares.",
   "nimalia.nothing_to_undo": "There is no pending placement to take back.",
+};
+
+export const OPTION_HINTS = {
+  objectives: { suggestions: ["random", "easy", "hard", "first_game"] },
 };
 
 // [TL, TR, BL, BR] after a clockwise rotation: the index of the reference square in each place.
@@ -252,6 +257,10 @@ export function describe(entry) {
 // Simultaneous turns: a move must not fail because another seat placed meanwhile.
 export function simultaneous() {
   return true;
+}
+
+export function hasMoves(legal) {
+  return Boolean(legal.undo || legal.cards?.length);
 }
 
 export function onNewVersion(ui, match) {

@@ -1,6 +1,7 @@
 // Nimble: three target stacks, my Set and discard, every seat's counts.
 // Moves: {"action": "flip" | "return" | "recycle" | "end_turn"} or {"action": "place", "stack": k};
-// legal_moves: the list of legal move objects.
+// legal_moves: the list of legal move objects. A game module: the interface is described in
+// ../catalog.js.
 
 import { h } from "../dom.js";
 
@@ -22,6 +23,11 @@ export const RULES = {
   "nimble.set_not_empty": "You can recycle your discard only once your Set is empty.",
   "nimble.budget_spent": "No hand actions (flip, return, recycle) are left this turn: place or end the turn.",
   "nimble.not_turn_mode": "There are no turns to end in race mode.",
+};
+
+export const REASONS = {
+  deadlock: "deadlock: no placement was possible any more",
+  stalemate: "stalemate: nobody placed for too long",
 };
 
 function cardName(card) {
@@ -67,7 +73,10 @@ export function describe(entry) {
   return parts.join("; ") || entry.kind;
 }
 
-export function onNewVersion() {}
+// Race mode has no turns: a move must not fail because another seat moved meanwhile.
+export function simultaneous(match) {
+  return match.view?.mode === "race";
+}
 
 const ACTION_KEYS = { f: "flip", r: "return", c: "recycle", e: "end_turn" };
 

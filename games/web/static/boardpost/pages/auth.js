@@ -61,7 +61,7 @@ export async function render(main, _params, ctx) {
   main.append(
     h("h1", null, "Welcome to Boardpost"),
     h("p", { class: "lead" },
-      "Play Nibble, Nimble and Nimalia by correspondence or live, against people or bots."),
+      "Play board games by correspondence or live, against people or bots."),
     h("div", { class: "columns" },
       form({
         id: "signin", title: "Sign in", submitLabel: "Sign in", autocomplete: "current-password",

@@ -1,7 +1,8 @@
 // The inbox: my matches (whose turn, deadlines), invitations, recent results and activity.
 
 import { api } from "../api.js";
-import { clear, deadlineTag, gameName, h, link, notice, timeTag, turnSecondsText } from "../dom.js";
+import { gameName } from "../catalog.js";
+import { clear, deadlineTag, h, link, notice, timeTag, turnSecondsText } from "../dom.js";
 import { myTurn, opponents, statusText } from "../matchinfo.js";
 
 const FEED_TEXT = {

@@ -1,16 +1,22 @@
 // Leaderboards per game (players whose rating is no longer provisional).
 
 import { api, sameOrigin } from "../api.js";
-import { clear, gameName, GAME_NAMES, h, link } from "../dom.js";
+import { gameName, loadGames } from "../catalog.js";
+import { clear, h, link } from "../dom.js";
 
 export async function render(main, [game], ctx) {
-  const slug = game && GAME_NAMES[game] ? game : "nibble";
+  const games = await loadGames();
+  const slug = games.some((g) => g.slug === game) ? game : games[0]?.slug;
   const tabs = h("nav", { class: "tabs", "aria-label": "Games" },
-    Object.keys(GAME_NAMES).map((g) => {
-      const a = link(`/leaderboards/${g}`, gameName(g));
-      if (g === slug) a.setAttribute("aria-current", "page");
+    games.map((g) => {
+      const a = link(`/leaderboards/${g.slug}`, g.name);
+      if (g.slug === slug) a.setAttribute("aria-current", "page");
       return a;
     }));
+  if (!slug) {
+    main.append(h("h1", null, "Leaderboards"), h("p", { class: "muted" }, "No games yet."));
+    return;
+  }
   const body = h("tbody");
   const more = h("button", { type: "button", hidden: true }, "More");
   main.append(h("h1", null, "Leaderboards"), tabs,

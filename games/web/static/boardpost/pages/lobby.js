@@ -1,13 +1,12 @@
 // The lobby: create a match in any game with its options and seats, or join an open seat.
+// The games, their options and player counts come from GET /api/games; a game module may add
+// hints for its options (OPTION_HINTS, see catalog.js).
 
 import { api } from "../api.js";
-import { clear, gameName, h, link, notice, put, timeTag, turnSecondsText } from "../dom.js";
+import { gameModule, gameName, loadGames } from "../catalog.js";
+import { clear, h, link, notice, put, timeTag, turnSecondsText } from "../dom.js";
 import { opponents } from "../matchinfo.js";
 
-// Known values for free-form (JSON) options, offered as suggestions.
-const SUGGESTIONS = {
-  "nimalia.objectives": ["random", "easy", "hard", "first_game"],
-};
 const HOURS = [1, 2, 4, 8, 12, 24, 48, 72];
 const DAYS = [1, 2, 3, 5, 7, 14];
 
@@ -40,7 +39,8 @@ function optionField(game, option) {
     });
     read = () => (input.value === "" ? undefined : Number(input.value));
   } else {
-    const suggestions = SUGGESTIONS[`${game}.${option.name}`];
+    // Known values for a free-form (JSON) option, offered as suggestions.
+    const suggestions = gameModule(game).OPTION_HINTS[option.name]?.suggestions;
     const listId = suggestions ? `${id}-list` : null;
     input = h("input", {
       id, name: option.name, type: "text", list: listId, spellcheck: "false",
@@ -230,7 +230,7 @@ function openList(matches, ctx) {
 
 export async function render(main, _params, ctx) {
   const [games, open] = await Promise.all([
-    api.get("/api/games", { signal: ctx.signal }),
+    loadGames(),
     api.get("/api/matches?scope=open&limit=50", { signal: ctx.signal }),
   ]);
   main.append(

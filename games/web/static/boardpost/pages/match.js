@@ -1,25 +1,15 @@
-// One match: the position drawn by the game's module, moves by clicking, the move log, live
-// updates through the long-poll endpoint, and a move-by-move replay once the match is over.
+// One match: the position drawn by the game's module (found by the game's slug, see
+// catalog.js), moves by clicking, the move log, live updates through the long-poll endpoint,
+// and a move-by-move replay once the match is over.
 
 import { api, ApiError, follow, newKey, request, session } from "../api.js";
+import { gameName, loadGameModule } from "../catalog.js";
 import {
-  clear, deadlineTag, gameName, h, link, notice, preserveFocus, timeTag, turnSecondsText,
+  clear, deadlineTag, h, link, notice, preserveFocus, timeTag, turnSecondsText,
 } from "../dom.js";
-import * as nibble from "../games/nibble.js";
-import * as nimalia from "../games/nimalia.js";
-import * as nimble from "../games/nimble.js";
 import { consistent, myTurn, ordinal, statusText } from "../matchinfo.js";
 
-const GAMES = { nibble, nimble, nimalia };
 const RUNNING = new Set(["open", "active"]);
-
-function hasLegalMoves(match) {
-  const legal = match.legal_moves;
-  if (!legal || !myTurn(match)) return false;
-  if (Array.isArray(legal)) return legal.length > 0;
-  if (legal.takeable) return Object.keys(legal.takeable).length > 0;
-  return Boolean(legal.undo || legal.cards?.length);
-}
 
 function errorText(error) {
   const fields = error.extra?.fields;
@@ -55,8 +45,13 @@ export async function render(main, [id], ctx) {
     rerender: () => renderBoard(),
     say: (text) => say(text),
     seatName: (seat) => (match.seats[seat]?.player?.username || `Seat ${seat + 1}`),
+    boardPicture: () => boardSvg(null),
   };
-  let game = null;
+  let game = null; // the game's module, loaded by the match's slug before the first drawing
+
+  function hasLegalMoves(m) {
+    return Boolean(m.legal_moves) && myTurn(m) && game.hasMoves(m.legal_moves, m);
+  }
 
   function say(text, rule = null, kind = "error") {
     clear(message);
@@ -66,28 +61,29 @@ export async function render(main, [id], ctx) {
     if (!text) return;
     message.append(h("p", null, text));
     if (rule) {
-      const why = game?.RULES?.[rule];
+      const why = game?.RULES[rule];
       message.append(h("p", { class: "rule" }, h("code", null, rule), why ? ` — ${why}` : ""));
     }
   }
 
   // ---------------------------------------------------------------- moves
 
+  /** Send a move; resolves true when the server accepted it. */
   async function submit(move) {
-    if (busy || !match) return;
+    if (busy || !match) return false;
     busy = true;
     root.dataset.busy = "true";
     renderBoard();
     const body = { move };
-    const simultaneous = game.simultaneous?.(match) || match.view?.mode === "race";
-    if (!simultaneous) body.expected_version = match.version;
+    if (!game.simultaneous(match)) body.expected_version = match.version;
     try {
       const answer = await api.post(`/api/matches/${id}/moves`, body,
         { headers: { "Idempotency-Key": newKey() }, signal });
       say("");
       apply(answer.match);
+      return true;
     } catch (error) {
-      if (error.name === "AbortError") return;
+      if (error.name === "AbortError") return false;
       if (error.code === "illegal_move") {
         say(`Illegal move: ${error.message}`, error.rule);
       } else if (error.code === "stale_version") {
@@ -97,6 +93,7 @@ export async function render(main, [id], ctx) {
         say(errorText(error));
         if (error.status === 409) await refresh().catch(() => {});
       }
+      return false;
     } finally {
       busy = false;
       root.dataset.busy = "false";
@@ -126,6 +123,7 @@ export async function render(main, [id], ctx) {
     const answer = await request("GET", `/api/matches/${id}`, { headers, signal });
     if (answer.status === 304) return;
     etag = answer.headers.get("ETag");
+    game ||= await loadGameModule(answer.data.game);
     apply(answer.data);
   }
 
@@ -134,12 +132,11 @@ export async function render(main, [id], ctx) {
     const newVersion = !match || next.version !== match.version || next.status !== match.status;
     const wasRunning = match && RUNNING.has(match.status);
     match = next;
-    game = GAMES[match.game];
     if (!consistent(match)) {
       // A torn read (a move committed while the server read the match): read it again.
       setTimeout(() => refresh().catch(() => {}), 300);
     }
-    if (newVersion) game?.onNewVersion?.(ui, match);
+    if (newVersion) game.onNewVersion(ui, match);
     renderHead();
     renderBoard();
     if (wasRunning && !RUNNING.has(match.status)) {
@@ -169,6 +166,7 @@ export async function render(main, [id], ctx) {
     const mySeat = m.your_seat;
     const me = mySeat !== null && mySeat !== undefined ? m.seats[mySeat] : null;
     root.dataset.game = m.game;
+    root.dataset.client = game.fallback ? "generic" : m.game;
     root.dataset.status = m.status;
     root.dataset.version = String(m.version);
     root.dataset.yourTurn = hasLegalMoves(m) ? "true" : "false";
@@ -254,10 +252,6 @@ export async function render(main, [id], ctx) {
           ? "This match was called off before it started." : "The match starts once every seat is taken."));
         return;
       }
-      if (!game) {
-        board.append(h("pre", null, JSON.stringify(match.view, null, 1)));
-        return;
-      }
       game.render(board, match, ui);
     });
   }
@@ -291,9 +285,11 @@ export async function render(main, [id], ctx) {
   let svgMissing = false;
   const svgCache = new Map();
 
+  /** The server's picture of the position after move `seq` (null: the current position). */
   async function boardSvg(seq) {
-    if (svgCache.has(seq)) return svgCache.get(seq);
-    const response = await fetch(`/api/matches/${id}/board.svg?seq=${seq}`, {
+    if (seq !== null && svgCache.has(seq)) return svgCache.get(seq);
+    const query = seq === null ? "" : `?seq=${seq}`;
+    const response = await fetch(`/api/matches/${id}/board.svg${query}`, {
       headers: { Authorization: `Token ${session.token}` }, signal, credentials: "omit",
     });
     if (!response.ok) {
@@ -306,7 +302,7 @@ export async function render(main, [id], ctx) {
       throw new ApiError(response.status, body);
     }
     const blob = await response.blob();
-    svgCache.set(seq, blob);
+    if (seq !== null) svgCache.set(seq, blob);
     return blob;
   }
 

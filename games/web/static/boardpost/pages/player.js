@@ -1,7 +1,8 @@
 // A player: current rating per game, and each game's rating history as a chart and a table.
 
 import { allPages, api } from "../api.js";
-import { dateTime, gameName, h, link, put } from "../dom.js";
+import { gameName } from "../catalog.js";
+import { dateTime, h, link, put } from "../dom.js";
 import { ordinal } from "../matchinfo.js";
 import { ratingChart } from "../chart.js";
 

@@ -1,0 +1,160 @@
+// The generic game view, for a game without a client module of its own (and the defaults of
+// every game module, see catalog.js): the server's picture of the board, the legal moves as
+// JSON, and a box to send a move as JSON. The API is all it needs, so a new game is playable
+// here before anyone writes its module.
+
+import { h } from "./dom.js";
+
+const SHOWN_MOVES = 200;
+
+export const RULES = {};
+export const REASONS = {};
+export const OPTION_HINTS = {};
+
+function nonEmpty(value) {
+  if (Array.isArray(value)) return value.length > 0;
+  if (value && typeof value === "object") return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+
+/** A list of moves, or an object of which some part is not empty. */
+export function hasMoves(legal) {
+  if (!legal) return false;
+  if (Array.isArray(legal)) return legal.length > 0;
+  if (typeof legal === "object") return Object.values(legal).some(nonEmpty);
+  return Boolean(legal);
+}
+
+export function simultaneous() {
+  return false;
+}
+
+export function onNewVersion() {}
+
+export function describe(entry) {
+  const words = (entry.events || []).map((event) => String(event.type || "").replaceAll("_", " "))
+    .filter(Boolean);
+  return words.join("; ") || entry.kind;
+}
+
+/** Ask for the server's picture of the current position once per version; keep the last one
+ * on screen until the next arrives. Returns the picture (a data: URL) to show now, if any. */
+function loadPicture(container, match, ui) {
+  const state = ui.state;
+  if (state.pictureFor === match.version) return state.picture || null;
+  state.pictureFor = match.version;
+  ui.boardPicture().then((blob) => blob.text()).then((svg) => {
+    if (state.pictureFor !== match.version) return;
+    state.picture = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
+    state.pictureVersion = match.version;
+    state.pictureError = null;
+    const image = container.querySelector("#generic-board");
+    if (image) {
+      image.src = state.picture;
+      image.dataset.version = String(match.version);
+    } else {
+      ui.rerender();
+    }
+  }).catch((error) => {
+    if (error.name === "AbortError" || state.pictureFor !== match.version) return;
+    state.picture = null;
+    state.pictureError = error.message;
+    ui.rerender();
+  });
+  return state.picture || null;
+}
+
+export function render(container, match, ui) {
+  const state = ui.state;
+  const legal = match.legal_moves;
+  const canMove = hasMoves(legal, match) && !ui.busy;
+  const picture = loadPicture(container, match, ui);
+  const figure = h("figure", { class: "generic-picture" },
+    state.pictureError ? h("p", { class: "muted" }, `No board picture (${state.pictureError}).`)
+      : h("img", {
+        id: "generic-board", class: "generic-board", src: picture,
+        alt: "The board, as the server draws it for you",
+        dataset: { version: picture ? state.pictureVersion : null },
+      }),
+    h("figcaption", { class: "muted" }, "The server's picture of the position."));
+
+  const box = h("textarea", {
+    id: "generic-move", rows: 3, spellcheck: "false", class: "generic-move",
+    "aria-describedby": "generic-move-help", "aria-keyshortcuts": "Control+Enter",
+    dataset: { focus: "generic-move" },
+    onInput: (event) => {
+      state.draft = event.target.value;
+    },
+  });
+  box.value = state.draft || "";
+  const send = async () => {
+    let move;
+    try {
+      move = JSON.parse(box.value);
+    } catch (error) {
+      ui.say(`The move is not JSON: ${error.message}`);
+      return;
+    }
+    if (await ui.submit(move)) {
+      state.draft = "";
+      ui.rerender();
+    }
+  };
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      send();
+    }
+  });
+  const sendButton = h("button", {
+    type: "button", class: "primary", id: "generic-send", disabled: !canMove,
+    dataset: { focus: "generic-send" }, onClick: send,
+  }, "Send move");
+
+  let moves;
+  if (!legal) {
+    moves = h("p", { class: "muted" }, "Nothing for you to play right now.");
+  } else if (Array.isArray(legal)) {
+    const shown = legal.slice(0, SHOWN_MOVES);
+    moves = h("ul", { class: "plain generic-legal", id: "generic-legal" },
+      shown.map((move, index) => {
+        const text = JSON.stringify(move);
+        return h("li", null, h("button", {
+          type: "button", class: "linkish",
+          dataset: { focus: `generic-legal-${index}` },
+          "aria-label": `Put ${text} in the move box`,
+          onClick: () => {
+            state.draft = text;
+            box.value = text;
+            box.focus();
+          },
+        }, h("code", null, text)));
+      }),
+      legal.length > shown.length
+        ? h("li", { class: "muted" }, `and ${legal.length - shown.length} more`) : null);
+  } else {
+    moves = h("pre", { class: "generic-legal", id: "generic-legal" }, JSON.stringify(legal, null, 1));
+  }
+
+  const details = h("details", { class: "generic-view", open: state.viewOpen || null },
+    h("summary", null, "The view (JSON)"),
+    h("pre", null, JSON.stringify(match.view, null, 1)));
+  details.addEventListener("toggle", () => {
+    state.viewOpen = details.open;
+  });
+
+  container.append(h("div", { class: "generic" },
+    h("div", { class: "generic-main" }, figure),
+    h("div", { class: "generic-side" },
+      h("section", { "aria-labelledby": "generic-legal-h" },
+        h("h3", { id: "generic-legal-h" }, "Legal moves",
+          Array.isArray(legal) ? h("span", { class: "muted" }, ` (${legal.length})`) : null),
+        moves),
+      h("section", { "aria-labelledby": "generic-move-h" },
+        h("h3", { id: "generic-move-h" }, h("label", { for: "generic-move" }, "Your move")),
+        box,
+        h("p", { id: "generic-move-help", class: "muted" },
+          "A move as JSON, as the API takes it. Pick one of the legal moves to fill it in."),
+        h("div", { class: "controls" }, sendButton)),
+      details)));
+}
