@@ -1,5 +1,6 @@
 """Nibble engine: scenario tests, rule codes, options, properties over random playouts, a
-cross-check of the fast takeable-disc computation against a naive one, and golden playthroughs.
+cross-check of the fast takeable-disc computation against a naive one. The golden playthroughs
+are replayed by ``test_playthroughs.py``.
 
 Rule IDs (R1..R12, T0..T3) refer to ``rules/nibble.md``.
 """
@@ -44,7 +45,6 @@ from games.nibble.engine import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-PLAYTHROUGHS = Path(__file__).parent / "playthroughs" / "nibble"
 CORNERS = {(0, 0), (0, 8), (8, 0), (8, 8)}
 TABLE = tuple(range(9))
 
@@ -731,27 +731,6 @@ def test_load_refuses_broken_states(change) -> None:
     change(data)
     with pytest.raises(ValueError):
         NIBBLE.load(data)
-
-
-# --------------------------------------------------------------------------- golden playthroughs
-
-
-@pytest.mark.parametrize("path", sorted(PLAYTHROUGHS.glob("*.json")), ids=lambda p: p.stem)
-def test_golden_playthrough(path: Path) -> None:
-    doc = json.loads(path.read_text())
-    state = NIBBLE.initial_state(num_players=2, config=doc["config"], seed=doc["seed"])
-    assert NIBBLE.dump(state)["board"] == doc["initial_board"]
-    for seat, data in doc["moves"]:
-        assert NIBBLE.outcome(state) is None
-        state = apply_checked(NIBBLE, state, seat, NIBBLE.parse_move(data)).state
-    assert NIBBLE.outcome(state).as_dict() == doc["outcome"]
-    assert NIBBLE.dump(state) == doc["final_state"]
-
-
-def test_golden_playthroughs_cover_every_way_to_win() -> None:
-    reasons = {json.loads(p.read_text())["outcome"]["reason"] for p in PLAYTHROUGHS.glob("*.json")}
-    assert reasons == {"majority_of_majorities", "nine_of_a_colour", "three_adjacent_sevens",
-                       "decided"}
 
 
 # --------------------------------------------------------------------------- properties
