@@ -21,8 +21,8 @@ from games.kit.render.common import (
     seats_words,
     viewer_words,
 )
-from games.kit.render.palette import NIBBLE_COLOURS, nibble_colour
 from games.kit.render.svg import centred, circle, document, group, line, rect, text
+from games.nibble.palette import NIBBLE_COLOURS, nibble_colour
 
 SIZE = 9
 CELL = 44

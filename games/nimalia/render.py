@@ -26,16 +26,10 @@ from games.kit.render.common import (
     seats_words,
     viewer_words,
 )
-from games.kit.render.palette import (
-    ANIMALS,
-    OBJECTIVE_COLOURS,
-    PATTERN_DEFS,
-    TERRAINS,
-    lookup,
-    patterned,
-)
+from games.kit.render.palette import lookup, patterned
 from games.kit.render.svg import centred, document, group, line, rect, text
 from games.nimalia.cards import CARD_OFFSETS, ROTATED
+from games.nimalia.palette import ANIMALS, OBJECTIVE_COLOURS, PATTERN_DEFS, TERRAINS
 
 MARGIN = 24
 GRID = 6                # a reserve never grows beyond 6 x 6
@@ -61,7 +55,7 @@ def render(view: Mapping[str, Any], names: Names | None = None) -> str:
         pending = view.get("pending") if seat == you else None
         body += _reserve(MARGIN + seat * (PANEL_W + 12), PANELS_Y, seat, reserve, view,
                          pending, names)
-    y = PANELS_Y + PANEL_H + 34
+    y: float = PANELS_Y + PANEL_H + 34
     shapes, y = _hand(MARGIN, y, view, names)
     body += shapes
     shapes, y = _objectives(MARGIN, y + 10, view)
@@ -158,8 +152,12 @@ def _objective_words(objective: Mapping[str, Any]) -> str:
             f"{objective.get('name', '')}: {objective.get('text', '')}")
 
 
+def _mapping(value: object) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
 def _score_words(view: Mapping[str, Any], names: Names | None) -> str:
-    scores = view.get("scores") if isinstance(view.get("scores"), Mapping) else {}
+    scores = _mapping(view.get("scores"))
     totals = list(scores.get("totals") or [])
     return "Totals: " + ", ".join(f"{seat_label(seat, names)} {as_int(total)}"
                                   for seat, total in enumerate(totals)) + "."
@@ -183,7 +181,8 @@ def _pending_squares(pending: object) -> list[dict[str, Any]]:
         return []
     card, rotation = pending.get("card"), pending.get("rotation")
     row, col = pending.get("row"), pending.get("col")
-    if not all(isinstance(v, int) for v in (card, rotation, row, col)):
+    if not (isinstance(card, int) and isinstance(rotation, int) and isinstance(row, int)
+            and isinstance(col, int)):
         return []
     faces = ROTATED.get((card, rotation))
     if faces is None:
@@ -354,7 +353,7 @@ def _objectives(x: float, y: float, view: Mapping[str, Any]) -> tuple[list[str],
 
 def _scores(x: float, y: float, view: Mapping[str, Any], players: int,
             names: Names | None) -> tuple[list[str], float]:
-    scores = view.get("scores") if isinstance(view.get("scores"), Mapping) else {}
+    scores = _mapping(view.get("scores"))
     by_round = {as_int(r.get("round")): list(r.get("totals") or [])
                 for r in scores.get("rounds") or [] if isinstance(r, Mapping)}
     totals = list(scores.get("totals") or [])

@@ -24,8 +24,9 @@ from games.kit.render.common import (
     seats_words,
     viewer_words,
 )
-from games.kit.render.palette import NIMBLE_COLOURS, lookup
+from games.kit.render.palette import lookup
 from games.kit.render.svg import centred, circle, document, group, rect, text
+from games.nimble.palette import NIMBLE_COLOURS
 
 MARGIN = 24
 STACK_W, STACK_H = 96, 134

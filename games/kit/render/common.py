@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.kit.render.svg import INK as INK  # re-exported: the renderers' ink
 from games.kit.render.svg import text
 
 Names = Sequence[str | None]
 
-INK = "#1a1a1a"
 MUTED = "#5a5a5a"
 MARK = "\u25b6"  # the "to act" arrow, so whose turn it is never rests on colour alone
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+INK = "#1a1a1a"  # the default text colour
 
 # Characters XML 1.0 does not allow at all, even escaped.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -46,7 +47,7 @@ def attrs(**values: object) -> str:
     return "".join(parts)
 
 
-def el(tag: str, content: str | Iterable[str] | None = None, **values: object) -> str:
+def el(tag: str, content: str | Iterable[str] | None = None, /, **values: object) -> str:
     """An element; ``content`` is markup already (use :func:`esc` or :func:`text` for text)."""
     if content is None:
         return f"<{tag}{attrs(**values)}/>"
@@ -73,17 +74,18 @@ def line(x1: float, y1: float, x2: float, y2: float, **values: object) -> str:
     return el("line", x1=x1, y1=y1, x2=x2, y2=y2, **values)
 
 
-def text(x: float, y: float, content: object, *, size: float = 14, anchor: str = "start",
-         weight: str | None = None, fill: str = "#1a1a1a", **values: object) -> str:
+def text(x: float, y: float, content: object, /, *, size: float = 14, anchor: str = "start",
+         weight: str | None = None, fill: str = INK, **values: object) -> str:
     """Text whose baseline is at ``y``; ``content`` is plain text and is escaped here."""
     return el("text", esc(content), x=x, y=y, font_size=size, text_anchor=anchor,
               font_weight=weight, fill=fill, **values)
 
 
-def centred(x: float, y: float, content: object, *, size: float = 14, **values: object) -> str:
+def centred(x: float, y: float, content: object, /, *, size: float = 14,
+            weight: str | None = None, fill: str = INK, **values: object) -> str:
     """Text centred on the point (x, y), horizontally and vertically."""
-    return text(x, y, content, size=size, anchor="middle", dominant_baseline="central",
-                **values)
+    return text(x, y, content, size=size, anchor="middle", weight=weight, fill=fill,
+                dominant_baseline="central", **values)
 
 
 def document(*, width: float, height: float, title: str, desc: str, body: Iterable[str],

@@ -13,15 +13,11 @@ import pytest
 
 from games.catalog import game, get_engine
 from games.kit.protocol import apply_checked
-from games.kit.render.palette import (
-    ANIMALS,
-    NIBBLE_COLOURS,
-    NIMBLE_COLOURS,
-    OBJECTIVE_COLOURS,
-    TERRAINS,
-)
 from games.kit.render.svg import esc
+from games.nibble.palette import NIBBLE_COLOURS
 from games.nimalia.engine import Place
+from games.nimalia.palette import ANIMALS, OBJECTIVE_COLOURS, TERRAINS
+from games.nimble.palette import NIMBLE_COLOURS
 
 NS = "{http://www.w3.org/2000/svg}"
 SEED = "planted-seed-0f1e2d3c4b5a"
