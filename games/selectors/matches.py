@@ -35,22 +35,25 @@ def _visible_filter(user: User) -> Q:
             | Q(status__in=PUBLIC_STATUSES))
 
 
-def match_access(*, user: User, match_id: UUID) -> Match:
+def match_access(*, user: User, match_id: UUID | str) -> Match:
     """The match if the caller may see it, else MatchNotFound (missing and hidden look alike).
 
     The match comes with its seats and their players in one query."""
-    match = match_loaded(Seat.objects.filter(match_id=match_id))
+    match = match_loaded(match_id)
     if match is None or not match_visible(match, user):
         raise MatchNotFound()
     return match
 
 
-def match_loaded(seats: QuerySet[Seat]) -> Match | None:
-    """The match these seat rows belong to, read with its seats and their players in one query
-    (every match has at least one seat), so ``match_seats`` reads no more; None when there are
-    none or the id is malformed. A locking caller passes a ``select_for_update`` queryset."""
+def match_loaded(match_id: UUID | str, seats: QuerySet[Seat] | None = None) -> Match | None:
+    """The match, read with its seats and their players in one query (every match has at least
+    one seat), so ``match_seats`` reads no more; None when it is missing or the id malformed.
+    ``seats``: the seat rows to read from (``match_lock`` passes a queryset locking the match
+    row)."""
+    queryset = Seat.objects.all() if seats is None else seats
     try:
-        rows = list(seats.select_related("match", "user").order_by("index"))
+        rows = list(queryset.filter(match_id=match_id).select_related("match", "user")
+                    .order_by("index"))
     except (ValueError, ValidationError):
         return None
     if not rows:
