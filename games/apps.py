@@ -18,6 +18,10 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Register the built-in games before any request, task or command looks one up.
         import games.catalog  # noqa: F401
+
+        # Register the Celery tasks. The services enqueue them by name; a process that runs
+        # tasks eagerly (the tests) runs a task in-process only if it knows it.
+        import games.tasks  # noqa: F401
         from config.exceptions import register_error_status
         from games.kit.protocol import EngineError
 

@@ -1,15 +1,29 @@
 """Thin Celery tasks: ids and ints in, one service call, safe to run twice.
 
+Each task is named "games." and the name of the service it calls (the names live in
+``games.services.scheduling``, which enqueues them by name after commit). Dependencies run one
+way: the tasks import the services, the services never import the tasks.
+
 Each task carries the match version it was scheduled for; the service checks it under the row
 lock, so a repeated or late task finds the match moved on and does nothing.
 """
 
 from __future__ import annotations
 
-from celery import shared_task
-from django.db import OperationalError, transaction
+from typing import Any
 
-TASK_OPTIONS = {
+from celery import shared_task
+from django.db import OperationalError
+
+from games.services import (
+    deadlines_sweep,
+    match_bot_move_play,
+    match_bot_race_tick,
+    match_system_step_run,
+)
+from games.services import scheduling as names
+
+TASK_OPTIONS: dict[str, Any] = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "autoretry_for": (OperationalError,),
@@ -18,47 +32,29 @@ TASK_OPTIONS = {
 }
 
 
-@shared_task(name="games.run_system_step", **TASK_OPTIONS)
-def run_system_step(match_id: str, version: int) -> bool:
-    from games.services import match_system_step_run
-
+@shared_task(name=names.MATCH_SYSTEM_STEP_RUN, **TASK_OPTIONS)
+def match_system_step_run_task(match_id: str, version: int) -> bool:
     return match_system_step_run(match_id=match_id, expected_version=version)
 
 
-@shared_task(name="games.play_bot_turn", **TASK_OPTIONS)
-def play_bot_turn(match_id: str, version: int, seat: int) -> bool:
-    from games.services.bots import match_bot_move_play
-
+@shared_task(name=names.MATCH_BOT_MOVE_PLAY, **TASK_OPTIONS)
+def match_bot_move_play_task(match_id: str, version: int, seat: int) -> bool:
     return match_bot_move_play(match_id=match_id, expected_version=version, seat=seat)
 
 
-@shared_task(name="games.bot_race_tick", **TASK_OPTIONS)
-def bot_race_tick(match_id: str, seat: int, ticket: int) -> bool:
-    from games.services.bots import match_bot_race_tick
-
+@shared_task(name=names.MATCH_BOT_RACE_TICK, **TASK_OPTIONS)
+def match_bot_race_tick_task(match_id: str, seat: int, ticket: int) -> bool:
     return match_bot_race_tick(match_id=match_id, seat=seat, ticket=ticket)
 
 
-def schedule_race_tick(match_id: str, seat: int, ticket: int, level: int) -> None:
-    """The bot's next real-time action, after its level's reaction time."""
-    from games.kit.bots import REACTION_SECONDS
-
-    bot_race_tick.apply_async((match_id, seat, ticket), countdown=REACTION_SECONDS[level])
-
-
-@shared_task(name="games.sweep_deadlines", **TASK_OPTIONS)
-def sweep_deadlines() -> dict[str, int]:
-    from games.services.deadlines import deadlines_sweep
-
+@shared_task(name=names.DEADLINES_SWEEP, **TASK_OPTIONS)
+def deadlines_sweep_task() -> dict[str, int]:
     return deadlines_sweep()
 
 
-@shared_task(name="accounts.rate_match", **TASK_OPTIONS)
-def rate_match(match_id: str) -> bool:
-    from accounts.services import match_rate
+@shared_task(name=names.MATCH_RATE, **TASK_OPTIONS)
+def match_rate_task(match_id: str) -> bool:
+    # Imported here while the rating service settles into ``games.services.ratings``.
+    from games.services.ratings import match_rate
 
     return match_rate(match_id=match_id)
-
-
-def schedule_rating(match_id: str) -> None:
-    transaction.on_commit(lambda: rate_match.delay(match_id))

@@ -172,7 +172,7 @@ CELERY_TASK_TIME_LIMIT = 90
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {
-        "task": "games.sweep_deadlines",
+        "task": "games.deadlines_sweep",
         "schedule": env.float("DEADLINE_SWEEP_SECONDS", default=30.0),
     },
 }

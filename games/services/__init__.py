@@ -1,20 +1,31 @@
-"""Every write to a match and its neighbours; the only modules that write match rows."""
+"""Every write to a match and its neighbours; the only modules that write match rows.
 
-from games.services.matches import (
-    SeatSpec,
-    match_abort,
-    match_abort_locked,
-    match_create,
-    match_decline,
-    match_join,
-    match_move_preview,
-    match_move_submit,
-    match_resign,
-    match_system_step_run,
-    seat_forfeit,
-    transition_record,
+``locking.match_lock`` is the one way to lock a match; ``_recording`` (private to this package)
+is the one path that records its transitions; ``scheduling`` enqueues, by task name and after
+commit, what becomes due. The modules below hold the services, by what they change.
+"""
+
+from games.services.bots import (
+    LEVELS,
+    bot_account_ensure,
+    bot_accounts_ensure,
+    bot_username,
+    match_bot_move_play,
+    match_bot_race_tick,
 )
+from games.services.deadlines import (
+    deadlines_sweep,
+    match_deadline_expire,
+    match_deadline_remind,
+)
+from games.services.leaving import match_abort, match_resign
+from games.services.locking import match_lock
+from games.services.matches import SeatSpec, match_create, match_decline, match_join
+from games.services.moves import match_move_preview, match_move_submit
+from games.services.system import match_system_step_run
 
-__all__ = ["SeatSpec", "match_abort", "match_abort_locked", "match_create", "match_decline",
-           "match_join", "match_move_preview", "match_move_submit", "match_resign",
-           "match_system_step_run", "seat_forfeit", "transition_record"]
+__all__ = ["LEVELS", "SeatSpec", "bot_account_ensure", "bot_accounts_ensure", "bot_username",
+           "deadlines_sweep", "match_abort", "match_bot_move_play", "match_bot_race_tick",
+           "match_create", "match_deadline_expire", "match_deadline_remind", "match_decline",
+           "match_join", "match_lock", "match_move_preview", "match_move_submit",
+           "match_resign", "match_system_step_run"]

@@ -1,7 +1,12 @@
-"""Bot turns: a bot chooses from what its seat may see, then moves through the one write path."""
+"""Bots at the table: their accounts, a turn bot's move, and a real-time bot's clock.
+
+A bot chooses from what its seat may see, outside any lock (a level-3 bot thinks for up to two
+seconds), then plays through the same recording path as a person, under ``match_lock``, only if
+the match is still where the bot looked."""
 
 from __future__ import annotations
 
+from typing import Any
 from uuid import UUID
 
 from django.db import transaction
@@ -9,10 +14,11 @@ from django.db import transaction
 from accounts.models import User
 from games.catalog import engines, game, get_engine
 from games.kit.bots import DESCRIPTIONS
-from games.kit.protocol import EngineError, apply_checked, events_for, seeded_rng
-from games.models import Match, Move, Seat
+from games.kit.protocol import EngineError, events_for, seeded_rng
+from games.models import Match, Seat
 from games.selectors import match_seats, seat_bot_level
-from games.services import transition_record
+from games.services import _recording, scheduling
+from games.services.locking import match_lock
 
 LEVELS = (1, 2, 3)
 
@@ -41,65 +47,59 @@ def bot_account_ensure(game: str, level: int) -> User:
     return bot
 
 
-def _choose(match: Match, seat: Seat, level: int, label: object) -> dict:
+def _choose(match: Match, seat: Seat, level: int, label: object) -> Any:
     """The bot's move from its own view (and, for bots that remember, the events its seat was
     shown); reproducible from the seed and ``label``."""
     engine = get_engine(match.game)
     state = engine.load(match.state)
     rng = seeded_rng(match.seed, "bot", label, seat.index)
-    history: list[dict] = []
+    history: list[dict[str, Any]] = []
     spec = game(match.game)
     if spec.needs_history(level):
         for events in match.moves.order_by("seq").values_list("events", flat=True):
             history.extend(events_for(events, seat.index))
     return spec.choose_move(level, engine.view(state, seat.index), seat.index, rng,
-                       history=history)
+                            history=history)
+
+
+def _bot_seat(match: Match, seat: int) -> tuple[Seat, int] | None:
+    """The seat and the level of the bot that plays it, if a bot plays it."""
+    bot_seat = next((s for s in match_seats(match) if s.index == seat), None)
+    level = seat_bot_level(bot_seat) if bot_seat is not None else None
+    if bot_seat is None or level is None:
+        return None
+    return bot_seat, level
+
+
+def _play(match: Match, seat: Seat, payload: Any) -> bool:
+    """Play a bot's move on the latest state of the locked match. A move the state no longer
+    allows (someone was faster) is skipped."""
+    try:
+        _recording.play(match=match, seat=seat.index, user=seat.user, payload=payload)
+    except EngineError:
+        return False
+    return True
 
 
 def match_bot_move_play(*, match_id: UUID | str, expected_version: int, seat: int) -> bool:
     """Play one bot move for ``seat`` if the match is still at ``expected_version``.
 
-    The move is chosen outside the row lock (a level-3 bot thinks for up to two seconds), then
-    recorded under the lock only if nothing moved meanwhile. Returns whether a move was
-    recorded; a stale or repeated task records nothing."""
+    The move is chosen outside the row lock, then recorded under the lock only if nothing
+    moved meanwhile. Returns whether a move was recorded; a stale or repeated task records
+    nothing."""
     match = Match.objects.filter(id=match_id).first()
     if match is None or match.status != Match.Status.ACTIVE or match.version != expected_version:
         return False
-    if seat not in match.actors:
+    found = _bot_seat(match, seat) if seat in match.actors else None
+    if found is None:
         return False
-    bot_seat = next((s for s in match_seats(match) if s.index == seat), None)
-    level = seat_bot_level(bot_seat) if bot_seat else None
-    if level is None:
-        return False
-    payload = _choose(match, bot_seat, level, expected_version)
-    return _record_bot_move(match_id=match.id, seat=seat, payload=payload,
-                            expected_version=expected_version)
-
-
-@transaction.atomic
-def _record_bot_move(*, match_id: UUID, seat: int, payload: dict, expected_version: int) -> bool:
-    """Record a turn bot's move under the row lock, only if the match has not moved since the
-    bot chose."""
-    match = Match.objects.select_for_update(of=("self",)).get(id=match_id)
-    if match.status != Match.Status.ACTIVE or match.version != expected_version:
-        return False
-    return _apply_locked(match, seat, payload)
-
-
-def _apply_locked(match: Match, seat: int, payload: dict) -> bool:
-    """Apply a bot's move to the latest state; the caller holds the match row lock. A move the
-    state no longer allows (someone was faster) is skipped."""
-    engine = get_engine(match.game)
-    bot_seat = next(s for s in match_seats(match) if s.index == seat)
-    try:
-        move = engine.parse_move(payload)
-        transition = apply_checked(engine, engine.load(match.state), seat, move)
-    except EngineError:
-        return False
-    transition_record(match=match, engine=engine, kind=Move.Kind.MOVE, seat=seat,
-                       user=bot_seat.user, payload=engine.dump_move(move),
-                       transition=transition)
-    return True
+    payload = _choose(match, found[0], found[1], expected_version)
+    with transaction.atomic():
+        locked = match_lock(match_id=match.id, missing_ok=True)
+        if (locked is None or locked.status != Match.Status.ACTIVE
+                or locked.version != expected_version):
+            return False
+        return _play(locked, next(s for s in match_seats(locked) if s.index == seat), payload)
 
 
 def match_bot_race_tick(*, match_id: UUID | str, seat: int, ticket: int) -> bool:
@@ -111,23 +111,23 @@ def match_bot_race_tick(*, match_id: UUID | str, seat: int, ticket: int) -> bool
     match = Match.objects.filter(id=match_id).first()
     if match is None or match.status != Match.Status.ACTIVE:
         return False
-    bot_seat = next((s for s in match_seats(match) if s.index == seat), None)
-    level = seat_bot_level(bot_seat) if bot_seat else None
-    if level is None or bot_seat.bot_ticket != ticket or seat not in match.actors:
+    found = _bot_seat(match, seat)
+    if found is None or found[0].bot_ticket != ticket or seat not in match.actors:
         return False
-    payload = _choose(match, bot_seat, level, f"race-{ticket}")
+    level = found[1]
+    payload = _choose(match, found[0], level, f"race-{ticket}")
     with transaction.atomic():
-        # The match row first, as every write path does, then the seat's ticket.
-        match = Match.objects.select_for_update(of=("self",)).get(id=match.id)
-        if match.status != Match.Status.ACTIVE:
+        locked = match_lock(match_id=match.id, missing_ok=True)
+        if locked is None or locked.status != Match.Status.ACTIVE:
             return False
-        if not Seat.objects.filter(id=bot_seat.id, bot_ticket=ticket).update(
-                bot_ticket=ticket + 1):
+        # Tickets change only under the match lock, so the seat read with it is current.
+        bot_seat = next(s for s in match_seats(locked) if s.index == seat)
+        if bot_seat.bot_ticket != ticket:
             return False
-        moved = _apply_locked(match, seat, payload)
-        if match.status == Match.Status.ACTIVE:
-            from games import tasks
-
-            transaction.on_commit(lambda: tasks.schedule_race_tick(
-                str(match.id), seat, ticket + 1, level))
+        bot_seat.bot_ticket = ticket + 1
+        bot_seat.save(update_fields=["bot_ticket"])
+        moved = _play(locked, bot_seat, payload)
+        if locked.status == Match.Status.ACTIVE:
+            scheduling.race_tick_after_commit(match_id=str(locked.id), seat=seat,
+                                              ticket=ticket + 1, level=level)
     return moved

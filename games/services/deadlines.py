@@ -1,6 +1,6 @@
 """Correspondence deadlines: what happens when one passes, the one reminder before it, and the
-sweep Celery beat runs to find both. Every change goes through the match services' write path
-under the match row lock."""
+sweep Celery beat runs to find both. Each match is re-checked under ``match_lock`` and changes
+through the one recording path (a stalemate, forfeits) or the abort a player would use."""
 
 from __future__ import annotations
 
@@ -13,15 +13,16 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.catalog import get_engine
-from games.kit.protocol import is_realtime
 from games.models import Match, Move, UserEvent
 from games.selectors import match_seats
-from games.services import match_abort_locked, seat_forfeit, transition_record
+from games.services import _recording
+from games.services.leaving import seat_forfeit
+from games.services.locking import match_lock
 from games.services.notifications import notify
 
 
 @transaction.atomic
-def match_deadline_expire(*, match_id: UUID, now: datetime | None = None) -> str | None:
+def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) -> str | None:
     """Act on an expired deadline, if it still is one; returns what was done.
 
     A real-time match nobody touched for a while ends as a stalemate. A match where nobody has
@@ -29,27 +30,27 @@ def match_deadline_expire(*, match_id: UUID, now: datetime | None = None) -> str
     players the other wins; with more, play goes on (the game decides whether the seat's cards
     leave play or a bot plays it on)."""
     now = now or timezone.now()
-    match = Match.objects.select_for_update(of=("self",)).filter(id=match_id).first()
+    match = match_lock(match_id=match_id, missing_ok=True)
     if (match is None or match.status != Match.Status.ACTIVE or match.deadline is None
             or match.deadline > now):
         return None
     engine = get_engine(match.game)
     state = engine.load(match.state)
-    if is_realtime(engine, state):
-        transition_record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None,
-                           user=None, payload={"reason": "idle"},
-                           transition=engine.end_stalemate(state))
+    if engine.is_realtime(state):
+        _recording.record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None,
+                          user=None, payload={"reason": "idle"},
+                          transition=engine.end_stalemate(state))
         return "stalemate"
     if not match.moves.filter(kind=Move.Kind.MOVE).exists():
-        match_abort_locked(match=match, reason="timeout")
+        _recording.abort(match=match, reason="timeout")
         return "aborted"
     late = [seat for seat in match_seats(match)
             if seat.index in match.actors and seat.forfeited_at is None]
     for seat in late:
         if match.status != Match.Status.ACTIVE:
             break
-        if seat.user_id is not None and not seat.user.is_bot:
-            notify(user_ids=[seat.user_id], type=UserEvent.Type.TIMED_OUT, match=match,
+        if seat.user is not None and not seat.user.is_bot:
+            notify(user_ids=[seat.user.id], type=UserEvent.Type.TIMED_OUT, match=match,
                    game=match.game)
         seat_forfeit(match=match, seat=seat, reason="timeout")
     if match.status == Match.Status.ACTIVE and match.deadline is not None \
@@ -61,15 +62,15 @@ def match_deadline_expire(*, match_id: UUID, now: datetime | None = None) -> str
 
 
 @transaction.atomic
-def match_deadline_remind(*, match_id: UUID, now: datetime | None = None) -> bool:
+def match_deadline_remind(*, match_id: UUID | str, now: datetime | None = None) -> bool:
     """Send the one "deadline soon" entry for the match's current deadline."""
     now = now or timezone.now()
-    match = Match.objects.select_for_update(of=("self",)).filter(id=match_id).first()
+    match = match_lock(match_id=match_id, missing_ok=True)
     if (match is None or match.status != Match.Status.ACTIVE or match.deadline is None
             or match.reminded_deadline == match.deadline or match.deadline <= now):
         return False
-    late = [seat.user_id for seat in match_seats(match)
-            if seat.index in match.actors and seat.user_id is not None and not seat.user.is_bot
+    late = [seat.user.id for seat in match_seats(match)
+            if seat.index in match.actors and seat.user is not None and not seat.user.is_bot
             and seat.forfeited_at is None]
     notify(user_ids=late, type=UserEvent.Type.DEADLINE_SOON, match=match, game=match.game,
            deadline=match.deadline)

@@ -38,17 +38,26 @@ def match_lock(*, match_id: UUID | str, user: User | None = None,
     ``expected_version``, a match that has moved on is ``StaleVersion``. A missing match is
     ``MatchNotFound``, or None with ``missing_ok`` (system callers, whose match may be gone).
     Must run inside ``transaction.atomic``."""
-    if not transaction.get_connection().in_atomic_block:
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
         raise RuntimeError("match_lock must run inside a transaction.")
-    match = match_loaded(
-        Seat.objects.filter(match_id=match_id).select_for_update(of=("match",)))
+    match = match_loaded(match_id, Seat.objects.select_for_update(of=("match",)))
     if match is None or (user is not None and not match_visible(match, user)):
         if missing_ok and match is None:
             return None
         raise MatchNotFound()
+    # The lock lasts as long as the outermost transaction: remember which one holds it.
+    match._locked_by = connection.atomic_blocks[0]  # type: ignore[attr-defined]
     if expected_version is not None:
         version_check(match, expected_version)
     return match
+
+
+def lock_held(match: Match) -> bool:
+    """Whether this match object came from ``match_lock`` in the transaction still running,
+    so its row is locked and what it holds is current."""
+    blocks = transaction.get_connection().atomic_blocks
+    return bool(blocks) and getattr(match, "_locked_by", None) is blocks[0]
 
 
 def version_check(match: Match, expected_version: int | None) -> None:

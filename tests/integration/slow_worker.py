@@ -14,5 +14,5 @@ __all__ = ["app"]
 @task_prerun.connect
 def _pause_before_system_step(task=None, **kwargs) -> None:
     delay = float(os.environ.get("SLOW_SYSTEM_STEP", "0"))
-    if delay and task is not None and task.name == "games.run_system_step":
+    if delay and task is not None and task.name == "games.match_system_step_run":
         time.sleep(delay)

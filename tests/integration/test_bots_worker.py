@@ -57,7 +57,7 @@ def test_a_person_plays_a_level_two_bot_to_the_end(game, live_server, celery_wor
     match = Match.objects.get(id=match_id)
     bot_moves = match.moves.filter(kind=Move.Kind.MOVE, user__is_bot=True)
     assert bot_moves.exists()
-    assert "games.play_bot_turn" in celery_worker_process.output()
+    assert "games.match_bot_move_play" in celery_worker_process.output()
 
 
 def test_four_bots_play_a_match_by_themselves(live_server, celery_worker_process):

@@ -71,7 +71,7 @@ def test_three_players_over_http_with_rounds_scored_by_the_worker(
     assert len(system_moves) == 5  # one scoring per round
     assert [m.events[0]["type"] for m in system_moves] == ["round_scored"] * 5
     log = celery_worker_process.output()
-    assert log.count("Task games.run_system_step[") >= 2 * 5  # received and succeeded
+    assert log.count("Task games.match_system_step_run[") >= 2 * 5  # received and succeeded
     assert log.count("succeeded") >= 5
 
     engine, state = replay(match)
@@ -103,7 +103,7 @@ def test_a_worker_killed_mid_step_is_replaced_and_the_round_is_scored_once(make_
     match_join(user=users[1], match_id=match.id)
     slow = make_worker(app="tests.integration.slow_worker", env={"SLOW_SYSTEM_STEP": "30"})
     version = _play_to_round_end(match, users)
-    wait_until(lambda: "Task games.run_system_step[" in slow.output(), timeout=30,
+    wait_until(lambda: "Task games.match_system_step_run[" in slow.output(), timeout=30,
                message="the slow worker never received the system step")
     slow.kill()
     match.refresh_from_db()
@@ -115,7 +115,7 @@ def test_a_worker_killed_mid_step_is_replaced_and_the_round_is_scored_once(make_
     wait_until(lambda: Match.objects.get(id=match.id).version > version, timeout=60,
                message="the redelivered system step never ran")
     # Enqueue the same step twice more: the version check makes both no-ops.
-    from games.tasks import run_system_step
+    from games.tasks import match_system_step_run_task as run_system_step
 
     run_system_step.delay(str(match.id), version)
     run_system_step.delay(str(match.id), version)

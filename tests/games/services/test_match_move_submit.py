@@ -7,7 +7,6 @@ from unittest import mock
 
 import pytest
 
-from games import tasks
 from games.exceptions import (
     AbortNotAllowed,
     IdempotencyKeyReused,
@@ -29,6 +28,7 @@ from games.services import (
     match_move_preview,
     match_move_submit,
     match_resign,
+    scheduling,
 )
 from tests.factories import BotFactory
 
@@ -144,45 +144,45 @@ def test_abort_only_before_the_first_move(alice, bob):
 
 def test_a_bot_turn_is_enqueued_after_commit(alice, django_capture_on_commit_callbacks):
     BotFactory(bot_game="nibble", bot_level=1)
-    with mock.patch.object(tasks.play_bot_turn, "delay") as delay:
+    with mock.patch.object(scheduling, "send") as send:
         with django_capture_on_commit_callbacks(execute=True) as callbacks:
             match = match_create(user=alice, game="nibble",
                                  seats=[SeatSpec("me"), SeatSpec("bot", level=1)],
                                  config={"first_seat": 1})
         assert callbacks  # nothing ran inside the transaction
-        delay.assert_called_once_with(str(match.id), 0, 1)
+        send.assert_called_once_with("games.match_bot_move_play", (str(match.id), 0, 1), None)
 
 
 def test_no_bot_turn_is_enqueued_when_the_human_must_act(alice,
                                                           django_capture_on_commit_callbacks):
     BotFactory(bot_game="nibble", bot_level=1)
-    with mock.patch.object(tasks.play_bot_turn, "delay") as delay:
+    with mock.patch.object(scheduling, "send") as send:
         with django_capture_on_commit_callbacks(execute=True):
             match_create(user=alice, game="nibble",
                          seats=[SeatSpec("me"), SeatSpec("bot", level=1)],
                          config={"first_seat": 0})
-        delay.assert_not_called()
+        send.assert_not_called()
 
 
 def test_the_rating_is_enqueued_once_a_rated_match_ends(alice, bob,
                                                         django_capture_on_commit_callbacks):
     match = nibble_between(alice, bob)
-    with mock.patch.object(tasks.rate_match, "delay") as delay:
+    with mock.patch.object(scheduling, "send") as send:
         with django_capture_on_commit_callbacks(execute=True):
             match_move_submit(user=alice, match_id=match.id, move=a_take(match))
-        delay.assert_not_called()
+        send.assert_not_called()
         with django_capture_on_commit_callbacks(execute=True):
             match_resign(user=alice, match_id=match.id)
-        delay.assert_called_once_with(str(match.id))
+        send.assert_called_once_with("games.match_rate", (str(match.id),), None)
 
 
 def test_an_unrated_match_is_not_rated(alice, bob, django_capture_on_commit_callbacks):
     match = match_create(user=alice, game="nibble", rated=False)
     match_join(user=bob, match_id=match.id)
-    with mock.patch.object(tasks.rate_match, "delay") as delay:
+    with mock.patch.object(scheduling, "send") as send:
         with django_capture_on_commit_callbacks(execute=True):
             match_resign(user=bob, match_id=match.id)
-        delay.assert_not_called()
+        send.assert_not_called()
 
 
 def test_a_refused_move_schedules_nothing(alice, bob, django_capture_on_commit_callbacks):

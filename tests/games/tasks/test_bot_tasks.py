@@ -6,9 +6,15 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match, Move, Seat
-from games.services import SeatSpec, match_create, match_join
-from games.services.bots import bot_accounts_ensure, match_bot_move_play, match_bot_race_tick
-from games.tasks import play_bot_turn
+from games.services import (
+    SeatSpec,
+    bot_accounts_ensure,
+    match_bot_move_play,
+    match_bot_race_tick,
+    match_create,
+    match_join,
+)
+from games.tasks import match_bot_move_play_task
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -38,8 +44,8 @@ def test_a_stale_or_repeated_bot_task_does_nothing(bots):
     person = UserFactory()
     match = match_create(user=person, game="nibble", config={"first_seat": 1},
                          seats=[SeatSpec("me"), SeatSpec("bot", level=2)])
-    assert play_bot_turn(str(match.id), 0, 1) is True
-    assert play_bot_turn(str(match.id), 0, 1) is False  # the same task delivered twice
+    assert match_bot_move_play_task(str(match.id), 0, 1) is True
+    assert match_bot_move_play_task(str(match.id), 0, 1) is False  # the same task delivered twice
     # Not its turn any more:
     assert match_bot_move_play(match_id=match.id, expected_version=1, seat=1) is False
     assert Match.objects.get(id=match.id).moves.count() == 1

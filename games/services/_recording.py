@@ -1,0 +1,179 @@
+"""The one recording path: how a locked match changes, and what follows after commit.
+
+Private to the services. Every transition of a match (a person's move, a bot's, a system step,
+a forfeit, a deadline's stalemate) is written by ``record``; a match starts through ``start``
+and is called off through ``abort``. Each takes a match from ``match_lock`` in the running
+transaction and refuses any other, so nothing writes a match it has not locked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from accounts.models import User
+from games.catalog import get_engine
+from games.kit.protocol import AnyEngine, Transition, apply_checked
+from games.models import Match, Move, Seat, UserEvent
+from games.selectors import match_seats, seat_bot_level
+from games.services import scheduling
+from games.services.locking import lock_held
+from games.services.notifications import match_changed, notify, wake_after_commit
+
+
+def _require_lock(match: Match) -> None:
+    if not lock_held(match):
+        raise RuntimeError("A match is written only under match_lock, in the same transaction.")
+
+
+def play(*, match: Match, seat: int, user: User | None, payload: Any) -> Move:
+    """Parse a seat's move, check it against the current state and record it; the engine's
+    coded errors (malformed, not your turn, illegal) leave the match untouched."""
+    engine = get_engine(match.game)
+    move = engine.parse_move(payload)
+    transition = apply_checked(engine, engine.load(match.state), seat, move)
+    return record(match=match, engine=engine, kind=Move.Kind.MOVE, seat=seat, user=user,
+                  payload=engine.dump_move(move), transition=transition)
+
+
+def record(*, match: Match, engine: AnyEngine, kind: str, seat: int | None,
+           user: User | None, payload: dict[str, Any], transition: Transition[Any]) -> Move:
+    """Append the Move, save the snapshot, finish the match if it is over (ranks and scores on
+    the seats), write the feed entries and schedule what is now due."""
+    _require_lock(match)
+    previous_actors = frozenset(match.actors)
+    match.version += 1
+    # The row lock and the version check make a duplicate seq impossible; the unique
+    # constraint on (match, seq) is the last line of defence.
+    move = Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat, user=user,
+                               payload=payload, events=list(transition.events))
+    state = transition.state
+    _snapshot(match, engine, state, previous_actors=previous_actors)
+    fields = ["version", "state", "actors", "deadline", "updated_at"]
+    outcome = engine.outcome(state)
+    if outcome is not None:
+        match.status = Match.Status.FINISHED
+        match.finished_at = timezone.now()
+        match.outcome = outcome.as_dict()
+        fields += ["status", "finished_at", "outcome"]
+    match.save(update_fields=fields)
+    # When the set of seats the match waits for grows, a new turn has begun for all of them
+    # (in a simultaneous draft the last to place is among them again).
+    newly_to_act = set(match.actors) if set(match.actors) - previous_actors else set()
+    wake: set[str] = set()
+    if outcome is not None:
+        _record_results(match, outcome.ranks, outcome.scores)
+        for seat_row in match_seats(match):
+            if seat_row.user is not None and not seat_row.user.is_bot:
+                notify(user_ids=[seat_row.user.id], type=UserEvent.Type.MATCH_FINISHED,
+                       match=match, game=match.game, rank=seat_row.rank,
+                       reason=outcome.reason, wake=wake)
+    else:
+        _notify_turns(match, newly_to_act, wake)
+    match_changed(match, wake)
+    wake_after_commit(wake)
+    _schedule_follow_ups(match, engine, state)
+    return move
+
+
+def start(*, match: Match, engine: AnyEngine, state: Any) -> None:
+    """Start a match whose seats have all joined, from its first ``state``."""
+    _require_lock(match)
+    match.status = Match.Status.ACTIVE
+    match.started_at = timezone.now()
+    _snapshot(match, engine, state, previous_actors=frozenset())
+    match.save(update_fields=["status", "started_at", "state", "actors", "deadline",
+                              "updated_at"])
+    notify(user_ids=human_ids(match), type=UserEvent.Type.MATCH_STARTED, match=match,
+           game=match.game)
+    _notify_turns(match, set(match.actors))
+    match_changed(match)
+    _schedule_follow_ups(match, engine, state, started=True)
+
+
+def abort(*, match: Match, reason: str) -> None:
+    """Call the match off (``reason``: "aborted" by a player, or "timeout"); never rated."""
+    _require_lock(match)
+    match.status = Match.Status.ABORTED
+    match.finished_at = timezone.now()
+    match.actors = []
+    match.deadline = None
+    match.outcome = {"reason": reason}
+    match.save(update_fields=["status", "finished_at", "actors", "deadline", "outcome",
+                              "updated_at"])
+    notify(user_ids=human_ids(match), type=UserEvent.Type.MATCH_ABORTED, match=match,
+           game=match.game, reason=reason)
+    match_changed(match)
+
+
+def human_ids(match: Match) -> list[int]:
+    """The people seated in the match (bots left out)."""
+    return [seat.user.id for seat in match_seats(match)
+            if seat.user is not None and not seat.user.is_bot]
+
+
+def _snapshot(match: Match, engine: AnyEngine, state: Any, *,
+              previous_actors: frozenset[int]) -> None:
+    match.state = engine.dump(state)
+    actors = sorted(engine.must_act(state))
+    match.actors = actors
+    if actors and engine.is_realtime(state):
+        # Real time: the match ends as a stalemate once nobody has acted for a while.
+        match.deadline = timezone.now() + timedelta(seconds=settings.REALTIME_IDLE_SECONDS)
+    elif not actors or match.turn_seconds is None:
+        match.deadline = None
+    elif set(actors) - previous_actors or match.deadline is None:
+        match.deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
+
+
+def _record_results(match: Match, ranks: tuple[int, ...], scores: tuple[float, ...]) -> None:
+    """Copy the final ranks and scores onto the seat rows."""
+    seats = match_seats(match)
+    for seat in seats:
+        seat.rank = ranks[seat.index]
+        seat.score = scores[seat.index]
+    Seat.objects.bulk_update(seats, ["rank", "score"])
+
+
+def _notify_turns(match: Match, seats: Iterable[int], wake: set[str] | None = None) -> None:
+    """A "your turn" entry for each person among ``seats`` who is still in play."""
+    due = set(seats)
+    for seat in match_seats(match):
+        if seat.index in due and seat.user is not None and not seat.user.is_bot \
+                and seat.forfeited_at is None:
+            notify(user_ids=[seat.user.id], type=UserEvent.Type.YOUR_TURN, match=match,
+                   game=match.game, version=match.version, deadline=match.deadline, wake=wake)
+
+
+def _schedule_follow_ups(match: Match, engine: AnyEngine, state: Any, *,
+                         started: bool = False) -> None:
+    """After commit, enqueue what is now due: bot turns, a system step, the rating update.
+
+    In a real-time match bots act on their own clock: each bot's first action is scheduled at
+    the start and every action schedules the next (see ``match_bot_race_tick``)."""
+    match_id, version = str(match.id), match.version
+    if match.status == Match.Status.FINISHED:
+        if match.rated:
+            scheduling.rating_after_commit(match_id=match_id)
+        return
+    if not engine.actors(state):
+        # No seat may act and the match is not over: the engine has automatic work due.
+        scheduling.system_step_after_commit(match_id=match_id, version=version)
+        return
+    realtime = engine.is_realtime(state)
+    actors = set(match.actors)
+    for seat in match_seats(match):
+        level = seat_bot_level(seat)
+        if level is None:
+            continue
+        if realtime:
+            if started:
+                scheduling.race_tick_after_commit(match_id=match_id, seat=seat.index, ticket=0,
+                                                  level=level)
+        elif seat.index in actors:
+            scheduling.bot_move_after_commit(match_id=match_id, version=version,
+                                             seat=seat.index)

@@ -1,0 +1,55 @@
+"""Leaving a match: resigning, calling it off before anyone moved, and forfeiting a seat."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.catalog import get_engine
+from games.exceptions import AbortNotAllowed, MatchNotRunning, NotSeated
+from games.models import Match, Move, Seat
+from games.selectors import seat_of
+from games.services import _recording
+from games.services.locking import match_lock
+from games.services.moves import acting_seat
+
+
+@transaction.atomic
+def match_resign(*, user: User, match_id: UUID | str) -> Match:
+    """Give up one's seat: the game ranks it last and decides whether play goes on."""
+    match = match_lock(match_id=match_id, user=user)
+    seat = acting_seat(match, user)
+    if seat.forfeited_at is not None:
+        raise MatchNotRunning("You have already left this match.")
+    seat_forfeit(match=match, seat=seat, reason="resigned")
+    return match
+
+
+def seat_forfeit(*, match: Match, seat: Seat, reason: str) -> None:
+    """Record that a seat left (``reason``: "resigned" or "timeout"). ``match`` comes from
+    ``match_lock`` in the running transaction."""
+    engine = get_engine(match.game)
+    transition = engine.forfeit(engine.load(match.state), seat.index)
+    seat.forfeited_at = timezone.now()
+    seat.forfeit_reason = reason
+    seat.save(update_fields=["forfeited_at", "forfeit_reason"])
+    _recording.record(match=match, engine=engine, kind=Move.Kind.FORFEIT, seat=seat.index,
+                      user=seat.user, payload={"reason": reason}, transition=transition)
+
+
+@transaction.atomic
+def match_abort(*, user: User, match_id: UUID | str) -> Match:
+    """Call a match off before anyone has moved; it is never rated."""
+    match = match_lock(match_id=match_id, user=user)
+    seat = seat_of(match, user)
+    if seat is None or seat.joined_at is None:
+        raise NotSeated()
+    if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
+        raise MatchNotRunning()
+    if match.moves.filter(kind=Move.Kind.MOVE).exists():
+        raise AbortNotAllowed()
+    _recording.abort(match=match, reason="aborted")
+    return match

@@ -1,0 +1,61 @@
+"""What the services leave for later: Celery tasks, enqueued by name once the change commits.
+
+Dependencies run one way. ``games.tasks`` holds thin Celery tasks that import the services
+and call one each; the services never import the tasks. Instead they enqueue a task by its
+registered name through the Celery app. The names live here, one per service a task calls
+("games." and the service's name), and ``games.tasks`` registers its tasks under them, so the
+two cannot drift apart.
+
+Everything is enqueued with ``transaction.on_commit``: a worker never sees a change before it
+is committed, and a change that rolls back leaves nothing behind. A name the running process
+has registered goes through its task (so an eager configuration runs it in-process); any other
+is sent to the broker as is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+
+from games.kit.bots import REACTION_SECONDS
+
+MATCH_BOT_MOVE_PLAY = "games.match_bot_move_play"
+MATCH_BOT_RACE_TICK = "games.match_bot_race_tick"
+MATCH_SYSTEM_STEP_RUN = "games.match_system_step_run"
+MATCH_RATE = "games.match_rate"
+DEADLINES_SWEEP = "games.deadlines_sweep"
+
+TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
+              DEADLINES_SWEEP)
+
+
+def send(name: str, args: tuple[Any, ...], countdown: float | None = None) -> None:
+    """Enqueue the task called ``name`` now (``countdown``: seconds to wait before it runs)."""
+    current_app.signature(name, args=args).apply_async(countdown=countdown)
+
+
+def _after_commit(name: str, args: tuple[Any, ...], countdown: float | None = None) -> None:
+    # ``send`` is looked up when the callback runs, so a test can stand in for it.
+    transaction.on_commit(lambda: send(name, args, countdown))
+
+
+def bot_move_after_commit(*, match_id: str, version: int, seat: int) -> None:
+    """A turn bot's move for ``seat``, valid only while the match is at ``version``."""
+    _after_commit(MATCH_BOT_MOVE_PLAY, (match_id, version, seat))
+
+
+def race_tick_after_commit(*, match_id: str, seat: int, ticket: int, level: int) -> None:
+    """A real-time bot's next action, after its level's reaction time."""
+    _after_commit(MATCH_BOT_RACE_TICK, (match_id, seat, ticket), REACTION_SECONDS[level])
+
+
+def system_step_after_commit(*, match_id: str, version: int) -> None:
+    """The engine's automatic work, valid only while the match is at ``version``."""
+    _after_commit(MATCH_SYSTEM_STEP_RUN, (match_id, version))
+
+
+def rating_after_commit(*, match_id: str) -> None:
+    """The rating update of a finished, rated match."""
+    _after_commit(MATCH_RATE, (match_id,))

@@ -1,0 +1,86 @@
+"""match_lock, the one way to lock a match: what it returns, the coded errors it raises, and
+the recording path refusing any match that did not come from it."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games.exceptions import MatchNotFound, StaleVersion
+from games.models import Match, Move
+from games.selectors import match_seats
+from games.services import SeatSpec, _recording, match_create, match_join, match_lock
+from games.services.locking import lock_held
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def running(alice, bob) -> Match:
+    match = match_create(user=alice, game="nibble", config={"first_seat": 0})
+    match_join(user=bob, match_id=match.id)
+    return match
+
+
+def test_the_match_comes_locked_with_its_seats_in_one_query(running, alice):
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        match = match_lock(match_id=running.id, user=alice)
+        seats = match_seats(match)
+    assert len(queries) == 1 and "FOR UPDATE OF" in queries[0]["sql"]
+    assert [seat.index for seat in seats] == [0, 1]
+    assert seats[0].user == alice and match.status == Match.Status.ACTIVE
+
+
+def test_a_match_the_user_may_not_see_is_not_found(running):
+    with transaction.atomic(), pytest.raises(MatchNotFound):
+        match_lock(match_id=running.id, user=UserFactory())
+
+
+@pytest.mark.parametrize("match_id", [uuid.uuid4(), "not-a-uuid"])
+def test_a_missing_match_is_not_found_or_none_for_system_callers(match_id):
+    with transaction.atomic():
+        with pytest.raises(MatchNotFound):
+            match_lock(match_id=match_id)
+        assert match_lock(match_id=match_id, missing_ok=True) is None
+
+
+def test_a_hidden_match_is_not_found_even_with_missing_ok(running):
+    with transaction.atomic(), pytest.raises(MatchNotFound):
+        match_lock(match_id=running.id, user=UserFactory(), missing_ok=True)
+
+
+def test_an_expected_version_that_differs_is_stale(running, alice):
+    with transaction.atomic():
+        assert match_lock(match_id=running.id, expected_version=0).version == 0
+        with pytest.raises(StaleVersion) as raised:
+            match_lock(match_id=running.id, user=alice, expected_version=2)
+    assert raised.value.extra["current_version"] == 0
+
+
+def test_the_recording_path_refuses_a_match_it_did_not_lock(running):
+    unlocked = Match.objects.get(id=running.id)
+    with pytest.raises(RuntimeError, match="match_lock"):
+        _recording.play(match=unlocked, seat=0, user=running.created_by,
+                        payload={"take": [[0, 0]]})
+    with pytest.raises(RuntimeError, match="match_lock"):
+        _recording.abort(match=unlocked, reason="aborted")
+    assert not Move.objects.exists()
+    assert Match.objects.get(id=running.id).status == Match.Status.ACTIVE
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lock_lasts_one_transaction_and_is_taken_inside_one(alice):
+    match = match_create(user=alice, game="nibble", seats=[SeatSpec("me"), SeatSpec("open")])
+    with pytest.raises(RuntimeError, match="inside a transaction"):
+        match_lock(match_id=match.id)
+    with transaction.atomic():
+        earlier = match_lock(match_id=match.id)
+        assert lock_held(earlier)
+    assert not lock_held(earlier)
+    with transaction.atomic(), pytest.raises(RuntimeError, match="match_lock"):
+        _recording.abort(match=earlier, reason="aborted")
+    assert Match.objects.get(id=match.id).status == Match.Status.OPEN

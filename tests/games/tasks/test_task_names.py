@@ -1,0 +1,47 @@
+"""Every task the services enqueue by name is registered under that name, runs the service
+of the same name, and keeps the delivery guarantees: acknowledged late, handed out again when
+its worker dies, retried when the database hiccups."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.db import OperationalError
+
+from config.celery_app import app
+from games import services, tasks
+from games.services import scheduling
+from games.services.ratings import match_rate
+
+SERVICES = {
+    scheduling.MATCH_BOT_MOVE_PLAY: services.match_bot_move_play,
+    scheduling.MATCH_BOT_RACE_TICK: services.match_bot_race_tick,
+    scheduling.MATCH_SYSTEM_STEP_RUN: services.match_system_step_run,
+    scheduling.DEADLINES_SWEEP: services.deadlines_sweep,
+    scheduling.MATCH_RATE: match_rate,
+}
+
+
+@pytest.mark.parametrize("name", scheduling.TASK_NAMES)
+def test_each_scheduled_name_is_a_task_named_after_its_service(name: str) -> None:
+    task = app.tasks[name]
+    service = SERVICES[name]
+    assert name == f"games.{service.__name__}"
+    assert getattr(tasks, f"{service.__name__}_task").name == name
+    assert task.acks_late and task.reject_on_worker_lost
+    assert OperationalError in task.autoretry_for and task.max_retries == 5
+
+
+def test_the_beat_schedule_names_registered_tasks() -> None:
+    for entry in settings.CELERY_BEAT_SCHEDULE.values():
+        assert entry["task"] in app.tasks
+    assert scheduling.DEADLINES_SWEEP in {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
+
+
+def test_the_services_never_import_the_tasks() -> None:
+    import grimp
+
+    graph = grimp.build_graph("games", cache_dir=None)
+    chains = graph.find_shortest_chains(importer="games.services", imported="games.tasks",
+                                        as_packages=True)
+    assert not chains, chains
