@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.kit.protocol import apply_checked, events_for, seats_to_act, seeded_rng
+from games.kit.protocol import JSON, Outcome, apply_checked, events_for, seeded_rng
 from games.kit.registry import game as game_spec
 
 MAX_STEPS = 20_000
@@ -57,27 +57,30 @@ class ArenaResult:
 
 def play_match(game: str, levels: Mapping[int, int], seed: str,
                config: Mapping[str, Any] | None = None,
-               on_think: Callable[[int, float], None] | None = None):
+               on_think: Callable[[int, float], None] | None = None) -> Outcome:
     """Play one engine-only match; ``levels[seat]`` is the bot level in each seat."""
     spec = game_spec(game)
     engine = spec.engine
     state = engine.initial_state(num_players=len(levels), config=config or {}, seed=seed)
     # What each seat has been shown so far, for bots that remember.
-    histories: dict[int, list[dict[str, Any]]] = {seat: [] for seat in levels}
+    histories: dict[int, list[JSON]] = {seat: [] for seat in levels}
 
-    def record(events) -> None:
+    def record(events: Sequence[JSON]) -> None:
         for seat, history in histories.items():
             history.extend(events_for(events, seat))
 
     for step in range(MAX_STEPS):
-        if engine.outcome(state) is not None:
-            return engine.outcome(state)
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            return outcome
         if not engine.actors(state):
-            transition = engine.system_step(state)
-            record(transition.events)
-            state = transition.state
+            due = engine.system_step(state)
+            if due is None:
+                raise RuntimeError(f"{game} match {seed}: nobody may act and no system step is due")
+            record(due.events)
+            state = due.state
             continue
-        actors = sorted(seats_to_act(engine, state))
+        actors = sorted(engine.must_act(state))
         seat = actors[step % len(actors)]
         rng = seeded_rng(seed, "bot", step, seat)
         started = time.perf_counter()

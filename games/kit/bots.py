@@ -3,22 +3,41 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeGuard, TypeVar
 
 # policy(view, seat, rng) -> move, where ``view`` is exactly ``engine.view(state, seat)`` (the
 # bot never sees hidden cards or the seed) and the move is the game's JSON move.
 Policy = Callable[[dict[str, Any], int, random.Random], dict[str, Any]]
 
-# A policy that remembers what its seat has seen sets ``policy.uses_history = True`` and is then
+# A policy that remembers what its seat has seen is marked with :func:`remembers` and is then
 # called as ``policy(view, seat, rng, history=events)``: every event of the match so far that
-# the seat was shown (``engine.base.events_for``), oldest first. That is what a person at the
-# table could remember, and no more.
-HISTORY_ATTRIBUTE = "uses_history"
+# the seat was shown (``games.kit.protocol.events_for``), oldest first. That is what a person at
+# the table could remember, and no more.
+_HISTORY_ATTRIBUTE = "uses_history"
 
 
-def uses_history(policy: Policy) -> bool:
-    return bool(getattr(policy, HISTORY_ATTRIBUTE, False))
+class HistoryPolicy(Protocol):
+    """A policy that is also given the events its seat was shown. It is still a
+    :data:`Policy`: called without them, it plays as one that remembers nothing."""
+
+    def __call__(self, view: dict[str, Any], seat: int, rng: random.Random, *,
+                 history: Sequence[dict[str, Any]] = ()) -> dict[str, Any]: ...
+
+
+RememberingT = TypeVar("RememberingT", bound=HistoryPolicy)
+
+
+def remembers(policy: RememberingT) -> RememberingT:
+    """Mark ``policy`` as one to call with its seat's history."""
+    setattr(policy, _HISTORY_ATTRIBUTE, True)
+    return policy
+
+
+def uses_history(policy: Policy) -> TypeGuard[HistoryPolicy]:
+    """Whether ``policy`` is to be called with its seat's history."""
+    return bool(getattr(policy, _HISTORY_ATTRIBUTE, False))
+
 
 DESCRIPTIONS: dict[int, str] = {
     1: "Plays uniformly at random among the legal moves.",

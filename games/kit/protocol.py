@@ -2,7 +2,9 @@
 
 Engines are pure Python: they import nothing from Django, DRF or Celery. A game is one
 stateless engine object; its state is an immutable value that round-trips through JSON
-(``load(dump(s)) == s``). The platform talks to a game only through :class:`Engine`.
+(``load(dump(s)) == s``). The platform talks to a game only through :class:`Engine`, which
+names every method and attribute the platform uses; engines inherit :class:`EngineBase` for the
+defaults of the hooks most games leave alone.
 """
 
 from __future__ import annotations
@@ -10,12 +12,20 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 Seat = int
+JSON = dict[str, Any]
+
+# An engine's own state and move types. Each engine names its concrete ones
+# (``Engine[NimbleState, NimbleMove]``); code that serves every game holds ``AnyEngine``.
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+
+# What code that handles every game sees of a state and a move: values it passes back to the
+# engine they came from, without looking inside.
 State = Any
 Move = Any
-JSON = dict[str, Any]
 
 
 # --------------------------------------------------------------------------- errors
@@ -70,14 +80,14 @@ class InvalidConfig(EngineError):
 
 
 @dataclass(frozen=True)
-class Transition:
+class Transition(Generic[StateT]):
     """The result of applying a move: the new state and the events it produced.
 
     Events are small JSON dicts with a ``type``. An event that only one seat may see carries
     ``"private_to": seat``; :func:`events_for` filters them for a viewer.
     """
 
-    state: State
+    state: StateT
     events: tuple[JSON, ...] = ()
 
 
@@ -199,8 +209,12 @@ def _checked_option_value(option: Option, value: Any) -> Any:
 
 
 @runtime_checkable
-class Engine(Protocol):
-    """What the platform needs of a game. Seats are 0-based ints; engines never see users."""
+class Engine(Protocol[StateT, MoveT]):
+    """What the platform needs of a game. Seats are 0-based ints; engines never see users.
+
+    Every member is used by the platform. The hooks after ``load`` have defaults in
+    :class:`EngineBase`, which every engine inherits.
+    """
 
     slug: str
     name: str
@@ -212,42 +226,94 @@ class Engine(Protocol):
     private_moves: bool
 
     def initial_state(self, *, num_players: int, config: Mapping[str, Any] | None,
-                      seed: str) -> State: ...
+                      seed: str) -> StateT: ...
 
-    def actors(self, state: State) -> frozenset[Seat]: ...
-    # Optional: ``must_act(state)``, the actors the match is waiting for, when some actors may
-    # act without having to (a Nimalia seat that has placed may still take it back). Turns,
-    # deadlines and bot turns follow ``seats_to_act``; see below.
-    # Optional: ``is_realtime(state)``, true while every seat may act at any moment (a Nimble
-    # race); bots then act on their own clock instead of taking turns. See ``is_realtime``.
+    def actors(self, state: StateT) -> frozenset[Seat]:
+        """The seats that may act now; empty when the match is over or a system step is due."""
+        ...
 
-    def parse_move(self, data: Any) -> Move: ...
+    def parse_move(self, data: Any) -> MoveT:
+        """The move a JSON payload describes; raises :class:`MalformedMove`."""
+        ...
 
-    def dump_move(self, move: Move) -> JSON: ...
+    def dump_move(self, move: MoveT) -> JSON: ...
 
-    def validate(self, state: State, seat: Seat, move: Move) -> None: ...
+    def validate(self, state: StateT, seat: Seat, move: MoveT) -> None:
+        """Raise a coded :class:`EngineError` when ``seat`` may not play ``move`` now."""
+        ...
 
-    def apply(self, state: State, seat: Seat, move: Move) -> Transition: ...
+    def apply(self, state: StateT, seat: Seat, move: MoveT) -> Transition[StateT]:
+        """Play a move (checked first: use :func:`apply_checked`); never mutates ``state``."""
+        ...
 
-    def legal_moves(self, state: State, seat: Seat) -> Sequence[Move]: ...
+    def legal_moves(self, state: StateT, seat: Seat) -> Sequence[MoveT]: ...
 
-    def system_step(self, state: State) -> Transition | None: ...
+    def forfeit(self, state: StateT, seat: Seat) -> Transition[StateT]: ...
 
-    def forfeit(self, state: State, seat: Seat) -> Transition: ...
+    def view(self, state: StateT, seat: Seat | None) -> JSON:
+        """What ``seat`` (``None``: a spectator) may see, JSON-ready."""
+        ...
 
-    def view(self, state: State, seat: Seat | None) -> JSON: ...
+    def outcome(self, state: StateT) -> Outcome | None: ...
 
-    def outcome(self, state: State) -> Outcome | None: ...
+    def dump(self, state: StateT) -> JSON: ...
 
-    def dump(self, state: State) -> JSON: ...
+    def load(self, data: Mapping[str, Any]) -> StateT: ...
 
-    def load(self, data: Mapping[str, Any]) -> State: ...
+    # ------------------------------------------------------------------ hooks with defaults
+
+    def system_step(self, state: StateT) -> Transition[StateT] | None:
+        """The automatic work due now (Nimalia scores a round and deals the next), or None.
+        Due exactly when the match runs and nobody may act."""
+        ...
+
+    def must_act(self, state: StateT) -> frozenset[Seat]:
+        """The actors the match waits for: turns, deadlines and bot turns follow these. A
+        subset of :meth:`actors`, smaller when some actors may act without having to (a
+        Nimalia seat that has placed may still take its card back)."""
+        ...
+
+    def is_realtime(self, state: StateT) -> bool:
+        """Whether every seat may act at any moment (a Nimble race): bots then act on their
+        own clock instead of taking turns, and an idle match ends by :meth:`end_stalemate`."""
+        ...
+
+    def end_stalemate(self, state: StateT) -> Transition[StateT]:
+        """End a real-time match nobody has touched for a while (the server's stall guard).
+        Called only while :meth:`is_realtime` holds."""
+        ...
+
+
+AnyEngine = Engine[Any, Any]
+
+
+class EngineBase(Engine[StateT, MoveT]):
+    """The defaults of :class:`Engine`'s hooks, for engines to inherit: no secret moves, no
+    system steps, every actor must act, and no real-time play (so no stalemate to end)."""
+
+    private_moves: bool = False
+
+    def system_step(self, state: StateT) -> Transition[StateT] | None:
+        return None
+
+    def must_act(self, state: StateT) -> frozenset[Seat]:
+        return self.actors(state)
+
+    def is_realtime(self, state: StateT) -> bool:
+        return False
+
+    def end_stalemate(self, state: StateT) -> Transition[StateT]:
+        # Reaching this is a bug in the caller: a match that never runs in real time has no
+        # idle stall guard, and no outcome could be invented for it here.
+        raise NotImplementedError(
+            f"{self.slug} matches never run in real time, so none ends as an idle stalemate.")
 
 
 # --------------------------------------------------------------------------- helpers
 
 
-def apply_checked(engine: Engine, state: State, seat: Seat, move: Move) -> Transition:
+def apply_checked(engine: Engine[StateT, MoveT], state: StateT, seat: Seat,
+                  move: MoveT) -> Transition[StateT]:
     """The one checked entry point: game over, then turn, then the game's own rules."""
     if engine.outcome(state) is not None:
         raise GameOver("The match is over.")
@@ -257,15 +323,14 @@ def apply_checked(engine: Engine, state: State, seat: Seat, move: Move) -> Trans
     return engine.apply(state, seat, move)
 
 
-def seats_to_act(engine: Engine, state: State) -> frozenset[Seat]:
-    """The seats the match waits for: ``must_act`` where the engine has it, else ``actors``."""
-    must_act = getattr(engine, "must_act", None)
-    return must_act(state) if must_act is not None else engine.actors(state)
+def seats_to_act(engine: Engine[StateT, Any], state: StateT) -> frozenset[Seat]:
+    """The seats the match waits for: ``engine.must_act(state)``."""
+    return engine.must_act(state)
 
 
-def is_realtime(engine: Engine, state: State) -> bool:
-    check = getattr(engine, "is_realtime", None)
-    return bool(check(state)) if check is not None else False
+def is_realtime(engine: Engine[StateT, Any], state: StateT) -> bool:
+    """Whether the match runs in real time now: ``engine.is_realtime(state)``."""
+    return engine.is_realtime(state)
 
 
 def seeded_rng(seed: str, *parts: object) -> random.Random:

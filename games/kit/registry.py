@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from games.kit.bots import Policy, uses_history
-from games.kit.protocol import JSON, Engine, Seat
+from games.kit.protocol import JSON, AnyEngine, Seat
 
 # render(view, names) -> an SVG document of one viewer's view (see games.kit.render).
 Renderer = Callable[[Mapping[str, Any], Sequence[str | None] | None], str]
@@ -28,7 +28,7 @@ class GameSpec:
     """Everything the platform knows of one game: its rules engine, its bot policies by level,
     its renderer and its benchmark."""
 
-    engine: Engine
+    engine: AnyEngine
     policies: Mapping[int, Policy]
     render: Renderer
     bench: Bench | None = None
@@ -55,7 +55,7 @@ class GameSpec:
         that declare they use it."""
         policy = self.policies[level]
         if uses_history(policy):
-            return policy(view, seat, rng, history=history)  # type: ignore[call-arg]
+            return policy(view, seat, rng, history=history)
         return policy(view, seat, rng)
 
 
@@ -87,11 +87,11 @@ def game(slug: str) -> GameSpec:
     return _GAMES[slug]
 
 
-def get_engine(slug: str) -> Engine:
+def get_engine(slug: str) -> AnyEngine:
     return _GAMES[slug].engine
 
 
-def engines() -> dict[str, Engine]:
+def engines() -> dict[str, AnyEngine]:
     """Every registered engine by slug, sorted by slug."""
     return {slug: _GAMES[slug].engine for slug in sorted(_GAMES)}
 

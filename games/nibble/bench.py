@@ -11,15 +11,17 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from games.kit.protocol import IllegalMove, apply_checked
 from games.nibble.engine import (
     NIBBLE,
     Move,
     State,
-    _disc_mask,
-    _local_takeable,
     articulation_points,
+    disc_mask,
+    local_takeable,
     takeable_discs,
 )
 
@@ -27,6 +29,8 @@ SECONDS_FOR_GAMES = 3.0
 MIN_GAMES = 20
 BOARDS = 1000
 MID_GAME_DISCS = (30, 50)  # discs left on a mid-game board
+
+Item = TypeVar("Item")
 
 
 def _turn(state: State, rng: random.Random) -> State:
@@ -81,18 +85,17 @@ def _mid_game_boards(count: int) -> list[State]:
     return boards
 
 
-def _median_us(func, items, repeat: int = 3) -> float:
+def _median_us(func: Callable[[Item], object], items: Sequence[Item], repeat: int = 3) -> float:
     """The median over ``items`` of the best of ``repeat`` timed calls, in microseconds."""
     clock = time.perf_counter_ns
     samples = []
     for item in items:
-        best = None
+        times = []
         for _ in range(repeat):
             start = clock()
             func(item)
-            took = clock() - start
-            best = took if best is None or took < best else best
-        samples.append(best)
+            times.append(clock() - start)
+        samples.append(min(times))
     return statistics.median(samples) / 1000
 
 
@@ -108,7 +111,7 @@ def _timings() -> list[tuple[str, float, str]]:
         colour = rng.choice(list(found))
         moves.append((state, Move((rng.choice(found[colour]),))))
 
-    def validate_and_apply(item) -> None:
+    def validate_and_apply(item: tuple[State, Move]) -> None:
         state, move = item
         NIBBLE.validate(state, state.to_move, move)
         NIBBLE.apply(state, state.to_move, move)
@@ -151,9 +154,9 @@ def _positions_needing_the_articulation_pass(count: int) -> tuple[list[State], f
     return found, 100.0 * len(found) / seen
 
 
-def _needs_articulation_pass(board) -> bool:
+def _needs_articulation_pass(board: Sequence[int]) -> bool:
     """Whether :func:`takeable_discs` falls back to Tarjan's pass for this board."""
-    return bool(_local_takeable(_disc_mask(board))[1])
+    return bool(local_takeable(disc_mask(board))[1])
 
 
 def run() -> list[tuple[str, float, str]]:

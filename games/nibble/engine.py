@@ -19,8 +19,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from games.kit.bits import bits
 from games.kit.protocol import (
     JSON,
+    EngineBase,
     GameOver,
     IllegalMove,
     InvalidConfig,
@@ -81,21 +83,12 @@ def _neighbour_table() -> tuple[tuple[int, ...], ...]:
 NEIGHBOURS = _neighbour_table()
 
 
-def _bits(mask: int) -> list[int]:
-    """The indices of the set bits of ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _disc_mask(board: Sequence[int]) -> int:
+def disc_mask(board: Sequence[int]) -> int:
+    """The discs of ``board`` as a mask: bit ``i`` set when cell ``i`` holds a disc."""
     return int("".join(["0" if v < 0 else "1" for v in reversed(board)]), 2)
 
 
-def _grow(mask: int) -> int:
+def grow(mask: int) -> int:
     """``mask`` and its orthogonal neighbour cells."""
     return (mask | (mask << SIZE) | (mask >> SIZE) | ((mask << 1) & _NOT_COL0)
             | ((mask >> 1) & _NOT_COL8)) & _ALL
@@ -107,7 +100,7 @@ def _connected(discs: int) -> bool:
         return True
     seen = discs & -discs
     while True:
-        grown = _grow(seen) & discs
+        grown = grow(seen) & discs
         if grown == seen:
             return seen == discs
         seen = grown
@@ -131,19 +124,19 @@ def _cornered(discs: int) -> int:
 def _takeable_mask(board: Sequence[int], discs: int) -> int:
     """The takeable discs (R5 and R6) as a mask; ``board`` must hold one connected group.
 
-    :func:`_local_takeable` settles most cornered discs from their neighbourhood; the rest need
+    :func:`local_takeable` settles most cornered discs from their neighbourhood; the rest need
     the global test, where one iterative Tarjan pass finds every cut vertex of the disc graph.
     """
-    safe, unsure = _local_takeable(discs)
+    safe, unsure = local_takeable(discs)
     if unsure:
         cuts = articulation_points(board)
-        for i in _bits(unsure):
+        for i in bits(unsure):
             if i not in cuts:
                 safe |= 1 << i
     return safe
 
 
-def _local_takeable(discs: int) -> tuple[int, int]:
+def local_takeable(discs: int) -> tuple[int, int]:
     """Cornered discs split into those surely takeable and those the local test cannot settle.
 
     A cornered disc with three or four exposed sides has at most one neighbour, so taking it never
@@ -352,7 +345,7 @@ def takeable_discs(position: State | Sequence[int]) -> dict[int, tuple[Cell, ...
     """
     board = position.board if isinstance(position, State) else tuple(position)
     grouped: dict[int, list[Cell]] = {}
-    for i in _bits(_takeable_mask(board, _disc_mask(board))):
+    for i in bits(_takeable_mask(board, disc_mask(board))):
         grouped.setdefault(board[i], []).append(index_cell(i))
     return {colour: tuple(grouped[colour]) for colour in sorted(grouped)}
 
@@ -423,7 +416,7 @@ def _check_take(board: tuple[int, ...], cells: tuple[Cell, ...]) -> tuple[int, l
     if len(colours) > 1:
         raise _illegal("nibble.mixed_colours", "All discs taken in a turn must be of one colour.",
                        cells)
-    discs = _disc_mask(board)
+    discs = disc_mask(board)
     cornered = _cornered(discs)
     covered = [cell for cell, i in zip(cells, indices, strict=True) if not cornered >> i & 1]
     if covered:
@@ -438,14 +431,13 @@ def _check_take(board: tuple[int, ...], cells: tuple[Cell, ...]) -> tuple[int, l
     return colours.pop(), indices, left
 
 
-class NibbleEngine:
+class NibbleEngine(EngineBase[State, Move]):
     """The Nibble rules (see the module docstring). Stateless: one instance serves every match."""
 
     slug = "nibble"
     name = "Nibble"
     min_players = 2
     max_players = 2
-    private_moves = False
     options = (
         Option("color_order", "json", None,
                "The colour table, left to right: a permutation of the colour ids 0-8. "
@@ -524,7 +516,7 @@ class NibbleEngine:
             raise MalformedMove("Not a Nibble move.")
         _check_take(state.board, move.cells)
 
-    def apply(self, state: State, seat: Seat, move: Move) -> Transition:
+    def apply(self, state: State, seat: Seat, move: Move) -> Transition[State]:
         """Play a validated move (call :meth:`validate` first, or use ``apply_checked``)."""
         board = list(state.board)
         colour = board[cell_index(move.cells[0])]
@@ -551,9 +543,9 @@ class NibbleEngine:
         if state.winner is not None or seat != state.to_move:
             return []
         board = state.board
-        discs = _disc_mask(board)
+        discs = disc_mask(board)
         by_colour: dict[int, list[int]] = {}
-        for i in _bits(_takeable_mask(board, discs)):
+        for i in bits(_takeable_mask(board, discs)):
             by_colour.setdefault(board[i], []).append(i)
         moves = []
         for colour in sorted(by_colour):
@@ -577,10 +569,7 @@ class NibbleEngine:
             raise AssertionError("T2: the player to move always has a legal take")
         return moves
 
-    def system_step(self, state: State) -> Transition | None:
-        return None
-
-    def forfeit(self, state: State, seat: Seat) -> Transition:
+    def forfeit(self, state: State, seat: Seat) -> Transition[State]:
         if state.winner is not None:
             raise GameOver("The match is over.")
         if seat not in (0, 1):
@@ -693,9 +682,9 @@ def _winner_after(state: State, mover: Seat) -> tuple[int | None, str | None]:
                 return seat, "majority_of_majorities"
         raise AssertionError("R10: one player always holds the majority of majorities")
     if state.early_finish:
-        seat = decided_winner(state)
-        if seat is not None:
-            return seat, "decided"
+        decided = decided_winner(state)
+        if decided is not None:
+            return decided, "decided"
     return None, None
 
 

@@ -24,6 +24,14 @@ MID_GAME_STATES = 200
 SCORING_REPEATS = 300
 
 
+def _system_step(state: State) -> State:
+    """The state after the system step that is due once the draft turn waits for nobody."""
+    transition = NIMALIA.system_step(state)
+    if transition is None:
+        raise AssertionError("a running match that waits for nobody has a system step due")
+    return transition.state
+
+
 def _random_game(players: int, seed: str) -> tuple[State, int]:
     rng = random.Random(seed)
     state = NIMALIA.initial_state(num_players=players, config={}, seed=seed)
@@ -31,7 +39,7 @@ def _random_game(players: int, seed: str) -> tuple[State, int]:
     while NIMALIA.outcome(state) is None:
         waiting = sorted(NIMALIA.must_act(state))
         if not waiting:
-            state = NIMALIA.system_step(state).state
+            state = _system_step(state)
             continue
         seat = rng.choice(waiting)
         state = apply_checked(NIMALIA, state, seat,
@@ -65,7 +73,7 @@ def _mid_game_states(count: int) -> list[State]:
         for _ in range(stop):
             waiting = sorted(NIMALIA.must_act(state))
             if not waiting:
-                state = NIMALIA.system_step(state).state
+                state = _system_step(state)
                 continue
             seat = rng.choice(waiting)
             state = NIMALIA.apply(state, seat, rng.choice(NIMALIA.legal_moves(state, seat)))\

@@ -25,6 +25,7 @@ from typing import Any
 
 from games.kit.protocol import (
     JSON,
+    EngineBase,
     GameOver,
     IllegalMove,
     InvalidConfig,
@@ -39,8 +40,9 @@ from games.kit.protocol import (
     require_mapping,
     seeded_rng,
 )
-from games.nimalia.cards import CARD_IDS, CARDS, ROTATIONS
+from games.nimalia.cards import CARD_IDS, CARDS, ROTATIONS, Square
 from games.nimalia.grid import (
+    Cell,
     bounds,
     legal_anchors,
     placement_problem,
@@ -187,7 +189,7 @@ def _pass_target(state: State, seat: Seat) -> Seat:
     return (seat + step) % state.num_players
 
 
-def _grids(state: State) -> list[dict]:
+def _grids(state: State) -> list[dict[Cell, Square]]:
     return [visible_squares(p.as_tuple() for p in reserve) for reserve in state.reserves]
 
 
@@ -220,7 +222,7 @@ def _int(data: Mapping[str, Any], key: str) -> int:
 # --------------------------------------------------------------------------- the engine
 
 
-class NimaliaEngine:
+class NimaliaEngine(EngineBase[State, Move]):
     slug = "nimalia"
     name = "Nimalia"
     min_players = 1
@@ -327,7 +329,7 @@ class NimaliaEngine:
                 for rotation in ROTATIONS
                 for row, col in anchors]
 
-    def apply(self, state: State, seat: Seat, move: Move) -> Transition:
+    def apply(self, state: State, seat: Seat, move: Move) -> Transition[State]:
         self.validate(state, seat, move)
         hands = list(state.hands)
         pending = list(state.pending)
@@ -356,7 +358,7 @@ class NimaliaEngine:
         revealed = self._reveal(state)
         return Transition(revealed.state, events + revealed.events)
 
-    def _reveal(self, state: State) -> Transition:
+    def _reveal(self, state: State) -> Transition[State]:
         """Every seat has placed: show all placements, then pass (or discard and deal)."""
         placements = [p for p in state.pending if p is not None]
         reserves = tuple((*reserve, placed)
@@ -371,7 +373,8 @@ class NimaliaEngine:
                                     turn=turn)
         if state.solo:
             discarded = state.hands[0]
-            deck, hand = state.deck, ()
+            deck = state.deck
+            hand: tuple[int, ...] = ()
             if turn < TURNS_PER_ROUND:
                 hand, deck = _deal(deck, HAND_SIZE)
             events.append({"type": "cards_discarded", "seat": 0, "cards": list(discarded)})
@@ -380,7 +383,7 @@ class NimaliaEngine:
             state = dataclasses.replace(state, hands=(hand,), deck=deck,
                                         discards=state.discards + discarded)
         elif turn < TURNS_PER_ROUND:
-            hands = [()] * state.num_players
+            hands: list[tuple[int, ...]] = [()] * state.num_players
             for seat, hand in enumerate(state.hands):
                 hands[_pass_target(state, seat)] = hand
             events.append({"type": "hands_passed", "direction": PASS_DIRECTION[state.round]})
@@ -392,7 +395,7 @@ class NimaliaEngine:
 
     # ----------------------------------------------------------------- system step
 
-    def system_step(self, state: State) -> Transition | None:
+    def system_step(self, state: State) -> Transition[State] | None:
         if state.ended is not None or state.turn < TURNS_PER_ROUND:
             return None
         scored = round_objectives(state.objectives, state.round)
@@ -426,7 +429,7 @@ class NimaliaEngine:
 
     # ----------------------------------------------------------------- forfeits and the end
 
-    def forfeit(self, state: State, seat: Seat) -> Transition:
+    def forfeit(self, state: State, seat: Seat) -> Transition[State]:
         if state.ended is not None:
             raise GameOver("The match is over.")
         if not 0 <= seat < state.num_players:

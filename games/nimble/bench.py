@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from games.nimble.engine import NIMBLE, NimbleState
 
@@ -62,7 +63,7 @@ def _positions(count: int) -> list[NimbleState]:
     return positions
 
 
-def _per_call(label: str, calls: int, func) -> tuple[str, float, str]:
+def _per_call(label: str, calls: int, func: Callable[[], object]) -> tuple[str, float, str]:
     started = time.perf_counter()
     func()
     return (label, (time.perf_counter() - started) / calls * 1e6, "us/call")

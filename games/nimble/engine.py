@@ -37,6 +37,7 @@ from typing import Any
 
 from games.kit.protocol import (
     JSON,
+    EngineBase,
     GameOver,
     IllegalMove,
     InvalidConfig,
@@ -236,14 +237,13 @@ def _ended_event(outcome: Outcome) -> JSON:
 # --------------------------------------------------------------------------- engine
 
 
-class NimbleEngine:
+class NimbleEngine(EngineBase[NimbleState, NimbleMove]):
     """The Nimble rules; stateless, one shared instance (:data:`NIMBLE`)."""
 
     slug = "nimble"
     name = "Nimble"
     min_players = 2
     max_players = 4
-    private_moves = False
     options = (
         Option("mode", "choice", "turns",
                "turns: seats take turns with a budget of hand actions; race: everyone acts at "
@@ -280,7 +280,7 @@ class NimbleEngine:
             sets.append(cards)
         start_seat = seeded_rng(seed, "start").randrange(num_players)
         # Start cards: the top cards of the Sets, dealt round-robin from the start seat.
-        stacks = []
+        stacks: list[tuple[int, ...]] = []
         dealing_order = [(start_seat + k) % num_players for k in range(num_players)]
         while len(stacks) < NUM_STACKS:
             seat = dealing_order[len(stacks) % num_players]
@@ -368,12 +368,12 @@ class NimbleEngine:
             return
         discard = state.discards[seat]
         if action == "place":
+            stack = _stack_of(move)
             if not discard:
                 raise IllegalMove("Your discard pile is empty.", rule=RULE_DISCARD_EMPTY)
-            stack_top = state.stacks[move.stack][-1]
-            if CARD_FRAME[discard[-1]] != CARD_CIRCLE[stack_top]:
+            if CARD_FRAME[discard[-1]] != CARD_CIRCLE[state.stacks[stack][-1]]:
                 raise IllegalMove("The card's frame must match the circle of the stack top.",
-                                  rule=RULE_FRAME_MISMATCH, stack=move.stack)
+                                  rule=RULE_FRAME_MISMATCH, stack=stack)
             return
         if state.mode == "turns" and state.budget_left <= 0:
             raise IllegalMove("No hand actions are left this turn.", rule=RULE_BUDGET_SPENT)
@@ -414,7 +414,7 @@ class NimbleEngine:
 
     # ------------------------------------------------------------------- apply
 
-    def apply(self, state: NimbleState, seat: Seat, move: NimbleMove) -> Transition:
+    def apply(self, state: NimbleState, seat: Seat, move: NimbleMove) -> Transition[NimbleState]:
         self.validate(state, seat, move)
         action = move.action
         if action == "end_turn":
@@ -429,7 +429,8 @@ class NimbleEngine:
             card = discard[-1]
             discard = discard[:-1]
             stacks = list(state.stacks)
-            stacks[move.stack] = stacks[move.stack] + (card,)
+            stack = _stack_of(move)
+            stacks[stack] = stacks[stack] + (card,)
             counts = list(state.frame_counts[seat])
             counts[CARD_FRAME[card]] -= 1
             frame_counts = list(state.frame_counts)
@@ -497,15 +498,12 @@ class NimbleEngine:
         return dataclasses.replace(state, to_move=nxt, budget_left=budget, round=round_number)
 
     @staticmethod
-    def _end(state: NimbleState, outcome: Outcome, events: list[JSON]) -> Transition:
+    def _end(state: NimbleState, outcome: Outcome, events: list[JSON]) -> Transition[NimbleState]:
         events.append(_ended_event(outcome))
         state = dataclasses.replace(state, outcome=outcome, to_move=None, budget_left=0)
         return Transition(state, tuple(events))
 
-    def system_step(self, state: NimbleState) -> Transition | None:
-        return None
-
-    def forfeit(self, state: NimbleState, seat: Seat) -> Transition:
+    def forfeit(self, state: NimbleState, seat: Seat) -> Transition[NimbleState]:
         if state.outcome is not None:
             raise GameOver("The match is over.")
         if not 0 <= seat < state.num_players:
@@ -529,9 +527,9 @@ class NimbleEngine:
         """Race matches run in real time: every seat acts whenever it likes."""
         return state.mode == "race"
 
-    def end_stalemate(self, state: NimbleState) -> Transition:
-        """End a running match as a stalemate ranked by fewest cards left; for the server's
-        time-based stall guard in race mode (spec R6). Not part of the engine protocol."""
+    def end_stalemate(self, state: NimbleState) -> Transition[NimbleState]:
+        """End a running match as a stalemate ranked by fewest cards left: the server's
+        time-based stall guard in race mode (spec R6)."""
         if state.outcome is not None:
             raise GameOver("The match is over.")
         return self._end(state, _ranked_outcome(state, REASON_STALEMATE), [])
@@ -628,6 +626,13 @@ class NimbleEngine:
                 ranks=tuple(outcome["ranks"]), scores=tuple(outcome["scores"]),
                 reason=outcome["reason"]),
         )
+
+
+def _stack_of(move: NimbleMove) -> int:
+    """The stack of a place move (``validate`` has refused a place move without one)."""
+    if move.stack is None:
+        raise MalformedMove("A place move needs a stack (0, 1 or 2).", field="stack")
+    return move.stack
 
 
 def _replaced(piles: tuple[tuple[int, ...], ...], seat: Seat,

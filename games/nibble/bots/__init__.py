@@ -13,12 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.nibble.bots.search import (
-    COLORS,
     DEFAULT_WEIGHTS,
-    MAJORITY,
-    NINE,
     ROOT_SUBSETS,
-    SEVEN,
     Searcher,
     Take,
     Weights,
@@ -26,7 +22,7 @@ from games.nibble.bots.search import (
     instant_win,
     takes_by_colour,
 )
-from games.nibble.engine import NIBBLE, State
+from games.nibble.engine import COLORS, MAJORITY, NIBBLE, NINE, SEVEN, State
 
 PLACEHOLDER_SEED = "bot-view"  # the rebuilt state's seed; bots never see the match's
 

@@ -16,18 +16,18 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-SIZE = 9
-CELLS = 81
-COLORS = 9
-PER_COLOR = 9
-NINE = 9
-SEVEN = 7
-MAJORITY = 5
-
-_ALL = (1 << CELLS) - 1
-_COL0 = sum(1 << (SIZE * r) for r in range(SIZE))
-_NOT_COL0 = _ALL & ~_COL0
-_NOT_COL8 = _ALL & ~(_COL0 << (SIZE - 1))
+from games.kit.bits import bits
+from games.nibble.engine import (
+    CELLS,
+    COLORS,
+    MAJORITY,
+    NINE,
+    PER_COLOR,
+    SEVEN,
+    grow,
+    local_takeable,
+    majorities,
+)
 
 ROOT_SUBSETS = 255  # at the root, every take of a colour with up to 8 takeable discs
 INNER_SUBSETS = 15  # below it, up to 4 (more get the reduced set, see colour_takes)
@@ -40,20 +40,6 @@ Take = tuple[int, tuple[int, ...], int]
 # --------------------------------------------------------------------------- bitboards
 
 
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _grow(mask: int) -> int:
-    return (mask | (mask << SIZE) | (mask >> SIZE) | ((mask << 1) & _NOT_COL0)
-            | ((mask >> 1) & _NOT_COL8)) & _ALL
-
-
 def stays_connected(discs: int, removed: int) -> bool:
     """Whether the connected group ``discs`` stays connected without the discs of ``removed``.
 
@@ -62,12 +48,12 @@ def stays_connected(discs: int, removed: int) -> bool:
     all, which is usually soon.
     """
     left = discs & ~removed
-    targets = _grow(removed) & left
+    targets = grow(removed) & left
     if not targets:
         return not left
     seen = targets & -targets
     while seen & targets != targets:
-        grown = _grow(seen) & left
+        grown = grow(seen) & left
         if grown == seen:
             return False
         seen = grown
@@ -77,24 +63,11 @@ def stays_connected(discs: int, removed: int) -> bool:
 def takeable_mask(discs: int) -> int:
     """Discs with two adjacent exposed sides (R5) whose removal keeps ``discs`` connected (R6).
 
-    A cornered disc with three or more exposed sides has at most one neighbour; one with exactly
-    two has two neighbours that stay linked when the diagonal cell between them holds a disc.
-    The remaining candidates get a (short) flood fill each. ``discs`` must be one group.
+    The engine's local test settles most of them (:func:`games.nibble.engine.local_takeable`);
+    the remaining candidates get a (short) flood fill each. ``discs`` must be one group.
     """
-    north = discs & ~(discs << SIZE)
-    south = discs & ~(discs >> SIZE)
-    west = discs & ~((discs << 1) & _NOT_COL0)
-    east = discs & ~((discs >> 1) & _NOT_COL8)
-    cornered = (north | south) & (east | west)
-    if not cornered:
-        return 0
-    safe = cornered & ((north & south) | (east & west))
-    two = cornered & ~safe
-    safe |= two & north & east & (discs >> (SIZE - 1))
-    safe |= two & north & west & (discs >> (SIZE + 1))
-    safe |= two & south & east & (discs << (SIZE + 1))
-    safe |= two & south & west & (discs << (SIZE - 1))
-    for i in bits(cornered & ~safe):
+    safe, unsure = local_takeable(discs)
+    for i in bits(unsure):
         if stays_connected(discs, 1 << i):
             safe |= 1 << i
     return safe
@@ -185,10 +158,6 @@ def instant_win(counts: Sequence[int], order: Sequence[int]) -> bool:
                 and counts[order[k + 2]] >= SEVEN):
             return True
     return False
-
-
-def majorities(counts: Sequence[int]) -> int:
-    return sum(1 for n in counts if n >= MAJORITY)
 
 
 def can_reach_instant(other: Sequence[int], order: Sequence[int]) -> bool:
@@ -379,12 +348,12 @@ class Searcher:
         mover = self.to_move ^ 1
         if self.counts[mover][colour] >= SEVEN and instant_win(self.counts[mover], self.order):
             return -WIN
-        if not self.discs or settled_winner(self.counts, self.order) is not None:
-            if not self.discs:
-                winner = 0 if majorities(self.counts[0]) >= MAJORITY else 1
-            else:
-                winner = settled_winner(self.counts, self.order)
+        if not self.discs:
+            winner = 0 if majorities(self.counts[0]) >= MAJORITY else 1
             return WIN if winner == self.to_move else -WIN
+        settled = settled_winner(self.counts, self.order)
+        if settled is not None:
+            return WIN if settled == self.to_move else -WIN
         return None
 
     def winning_take(self, grouped: dict[int, list[int]]) -> Take | None:

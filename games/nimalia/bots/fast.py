@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from games.kit.bits import bits
 from games.nimalia.cards import (
     ANIMALS,
     CARD_OFFSETS,
@@ -122,15 +123,6 @@ def place(board: Board, card: int, rotation: int, anchor: int) -> Board:
     return new
 
 
-def _bits(mask: int) -> list[int]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return found
-
-
 def anchors(board: Board, first: int) -> list[int]:
     """Bits where the next card may be anchored (``first`` when the reserve is empty)."""
     occ = board[OCC]
@@ -145,7 +137,7 @@ def anchors(board: Board, first: int) -> list[int]:
                          min(right, left + MAX_SIZE - 2) + 1):
             box |= 1 << (row * W + col)
     touching = occ | occ >> 1 | occ >> W | occ >> (W + 1)
-    return _bits(touching & box)
+    return bits(touching & box)
 
 
 # --------------------------------------------------------------------------- measures
@@ -186,8 +178,8 @@ def river_lengths(board: Board) -> list[int]:
     up, down = board[RIVER[RIVER_UP]], board[RIVER[RIVER_DOWN]]
     if not up and not down:
         return []
-    ends = {bit: _river_ends(bit, True) for bit in _bits(up)}
-    ends.update({bit: _river_ends(bit, False) for bit in _bits(down)})
+    ends = {bit: _river_ends(bit, True) for bit in bits(up)}
+    ends.update({bit: _river_ends(bit, False) for bit in bits(down)})
     at_vertex: dict[int, list[int]] = {}
     for bit, vertices in ends.items():
         for vertex in vertices:
@@ -228,7 +220,7 @@ _END_MASKS = {up: sum(1 << (W + 1 + dr * W + dc) for dr, dc in offsets)
 
 def otters_neighbours(board: Board) -> int:
     points = 0
-    for bit in _bits(board[ANIMAL[OTTER]]):
+    for bit in bits(board[ANIMAL[OTTER]]):
         near = _around(1 << bit)
         for index in _ANIMAL_SETS:
             found = board[index] & near
@@ -247,7 +239,7 @@ def otters_into_lake(board: Board) -> int:
     lake = board[TERRAIN[LAKE]]
     points = 0
     for up, index in ((True, RIVER[RIVER_UP]), (False, RIVER[RIVER_DOWN])):
-        for bit in _bits(board[index]):
+        for bit in bits(board[index]):
             if lake & _shifted(_END_MASKS[up], bit):
                 points += 2
     return points

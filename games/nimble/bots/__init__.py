@@ -12,10 +12,10 @@ all in the middle of a match) leaves it without memory, and it plays level 2's m
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from games.kit.bots import HISTORY_ATTRIBUTE
+from games.kit.bots import HistoryPolicy, Policy, remembers
 from games.nimble.bots.memory import reconstruct
 from games.nimble.bots.plan import PlanBudget, plan_values
 from games.nimble.bots.sim import (
@@ -130,22 +130,22 @@ def plan_move(view: View, seat: int, rng: random.Random, history: Sequence[dict[
     return best, values
 
 
-def make_memory_policy(budget: PlanBudget | None = None) -> Callable[..., MoveJSON]:
-    budget = budget or PlanBudget()
+def make_memory_policy(budget: PlanBudget | None = None) -> HistoryPolicy:
+    plan_budget = budget or PlanBudget()
 
+    @remembers  # called with the events its seat was shown
     def memory_policy(view: View, seat: int, rng: random.Random,
                       history: Sequence[dict[str, Any]] = ()) -> MoveJSON:
         """Level 3: remember the public events and plan the turn (see :func:`plan_move`)."""
-        move, _ = plan_move(view, seat, rng, history, budget)
+        move, _ = plan_move(view, seat, rng, history, plan_budget)
         return move_json(move)
 
-    setattr(memory_policy, HISTORY_ATTRIBUTE, True)  # called with the events it was shown
     return memory_policy
 
 
 memory_policy = make_memory_policy()
 
-NIMBLE_POLICIES: dict[int, Callable[..., MoveJSON]] = {
+NIMBLE_POLICIES: dict[int, Policy] = {
     1: random_policy,
     2: greedy_policy,
     3: memory_policy,

@@ -175,14 +175,15 @@ def _reconstruct(view: dict[str, Any], history: Sequence[dict[str, Any]]) -> Mem
     for k, stack in enumerate(view["stacks"]):
         top = card_from_face(stack["top"])
         owner = (start_seat + k) % players
-        if first_placed[k] is None:
+        first = first_placed[k]
+        if first is None:
             if stack["height"] != 1 or CARD_SET[top] != owner or top in seen:
                 raise Inconsistent("start card")
             seen.add(top)
         else:
             if tops[k] != top:
                 raise Inconsistent("stack top")
-            covered.append((owner, CARD_FRAME[first_placed[k]]))
+            covered.append((owner, CARD_FRAME[first]))
     unseen = [[c for c in range(s * SET_SIZE, (s + 1) * SET_SIZE) if c not in seen]
               for s in range(players)]
     for s in range(players):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from games.nimble.bots.memory import Memory, world_from_memory
 from games.nimble.bots.sim import END, FLIP, PLACE0, RECYCLE, RETURN, Sim, greedy_choice
@@ -93,8 +94,10 @@ def finish_round(sim: Sim, seat: int) -> int:
     """Let the other seats play greedily until it is ``seat``'s turn again; returns the number
     of actions."""
     steps = 0
-    while not sim.over and sim.to_move != seat and steps < 500:
+    while not sim.over and steps < 500:
         mover = sim.to_move
+        if mover is None or mover == seat:
+            break
         sim.play(mover, greedy_choice(sim, mover))
         steps += 1
     return steps
@@ -156,7 +159,7 @@ class _Search:
                 self.nodes += 1
 
 
-def plan_values(view: dict, seat: int, memory: Memory, rng: random.Random,
+def plan_values(view: dict[str, Any], seat: int, memory: Memory, rng: random.Random,
                 budget: PlanBudget, moves: list[int]) -> dict[int, float]:
     """Mean value of each candidate first move over the sampled worlds."""
     deadline = time.perf_counter() + budget.max_seconds

@@ -37,7 +37,8 @@ def move_json(move: int) -> dict[str, Any]:
 
 def move_int(data: dict[str, Any]) -> int:
     if data["action"] == "place":
-        return PLACE0 + data["stack"]
+        stack: int = data["stack"]
+        return PLACE0 + stack
     return NAMES.index(data["action"])
 
 
@@ -53,6 +54,27 @@ class Sim:
     __slots__ = ("n", "turns", "budget", "budget_left", "ramp", "finish_at", "first_seat",
                  "to_move", "round", "placed_this_round", "idle_rounds", "stall_cap", "sets",
                  "discards", "tops", "circles", "counts", "active", "over", "winner")
+
+    n: int  # players
+    turns: bool  # turn mode (else race)
+    budget: int
+    budget_left: int
+    ramp: bool
+    finish_at: int
+    first_seat: int
+    to_move: int | None  # turn mode: the seat whose turn it is
+    round: int
+    placed_this_round: bool
+    idle_rounds: int
+    stall_cap: int
+    sets: list[list[int]]
+    discards: list[list[int]]
+    tops: list[int]
+    circles: list[int]
+    counts: list[list[int]]  # counts[seat][colour]: the seat's cards with that frame colour
+    active: list[bool]  # not forfeited
+    over: bool
+    winner: int | None
 
     def copy(self) -> Sim:
         other = Sim.__new__(Sim)
@@ -108,10 +130,6 @@ class Sim:
                         return False
         return True
 
-    def ranks_key(self, seat: int) -> int:
-        """Lower is better: -1 for the finisher, else cards left."""
-        return -1 if self.winner == seat else self.cards_left(seat)
-
     # ------------------------------------------------------------------ moves
 
     def play(self, seat: int, move: int) -> None:
@@ -165,7 +183,6 @@ class Sim:
             position = (seat - self.first_seat) % self.n
             return max(1, self.budget - 3 + RAMPS[self.n][position])
         return self.budget
-
 
 
 def greedy_choice(sim: Sim, seat: int) -> int:
