@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from games.models import Match, Move, Seat
+from games.models import Match, Move, Rating, RatingChange, Seat
 
 
 class SeatInline(admin.TabularInline):
@@ -28,3 +28,15 @@ class MoveAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ["user", "game", "display", "mu", "sigma", "games_played"]
+    list_filter = ["game"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = ["user", "game", "match", "display_before", "display_after", "at"]
+    list_filter = ["game"]

@@ -1,4 +1,4 @@
-"""Matches, their seats, and the append-only log of every recorded transition."""
+"""Matches, their seats, the append-only log of every recorded transition, and ratings."""
 
 from __future__ import annotations
 
@@ -196,3 +196,51 @@ class UserEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.type} for {self.user_id}"
+
+
+class Rating(models.Model):
+    """A player's current OpenSkill (Plackett-Luce) rating in one game."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="ratings")
+    game = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    display = models.IntegerField()
+    games_played = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="rating_unique_user_game"),
+        ]
+        indexes = [models.Index(fields=["game", "-display"], name="rating_game_display")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game} {self.display}"
+
+
+class RatingChange(models.Model):
+    """One rated match's effect on one player's rating; the history clients draw."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="rating_changes")
+    game = models.CharField(max_length=32)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    display_before = models.IntegerField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    display_after = models.IntegerField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match"], name="rating_change_unique"),
+        ]
+        indexes = [models.Index(fields=["user", "game", "-at", "-id"], name="rating_change_hist")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game} {self.display_before}->{self.display_after}"

@@ -2,6 +2,7 @@ from django.urls import path
 
 from games.api import boards as board_svg
 from games.api import matches as apis
+from games.api import players
 from games.live import longpoll
 
 app_name = "games"
@@ -24,4 +25,9 @@ urlpatterns = [
     path("me/inbox", apis.InboxApi.as_view(), name="inbox"),
     path("me/events", longpoll.user_events, name="user-events"),
     path("me/invitations", apis.InvitationListApi.as_view(), name="invitations"),
+    path("me", players.MeApi.as_view(), name="me"),
+    path("players/<str:username>", players.PlayerDetailApi.as_view(), name="player"),
+    path("players/<str:username>/ratings/<str:game>/history",
+         players.RatingHistoryApi.as_view(), name="rating-history"),
+    path("leaderboards/<str:game>", players.LeaderboardApi.as_view(), name="leaderboard"),
 ]

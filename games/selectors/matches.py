@@ -9,12 +9,12 @@ from uuid import UUID
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
 
-from accounts.models import Rating, User
-from accounts.ratings import is_provisional
+from accounts.models import User
 from games.catalog import engines, games, get_engine
 from games.exceptions import MatchNotFound, UnknownGame
 from games.kit.protocol import Engine, events_for
-from games.models import Match, Move, Seat
+from games.models import Match, Move, Rating, Seat
+from games.ratings import is_provisional
 
 PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
 

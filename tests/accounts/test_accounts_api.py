@@ -1,4 +1,4 @@
-"""Accounts over HTTP: registration, tokens, the caller and player profiles."""
+"""Accounts over HTTP: registration and tokens."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import Rating, User
+from accounts.models import User
 from tests.factories import BotFactory
 from tests.games.matchplay import assert_error
 
@@ -157,52 +157,3 @@ def test_token_revoke_needs_credentials(api_client):
     response = api_client.delete(TOKEN)
     assert_error(response, 401, "not_authenticated")
     assert response["WWW-Authenticate"] == "Token"
-
-
-# --------------------------------------------------------------------------- me and players
-
-
-def test_me_describes_the_caller(client_for, alice):
-    Rating.objects.create(user=alice, game="nibble", mu=27.0, sigma=5.0, display=1620,
-                          games_played=12)
-    response = client_for(alice).get("/api/me")
-    assert response.status_code == 200
-    body = response.json()
-    assert set(body) == {"username", "is_bot", "bot_game", "bot_level", "date_joined",
-                         "ratings"}
-    assert body["username"] == "alice"
-    assert body["is_bot"] is False and body["bot_game"] is None and body["bot_level"] is None
-    assert body["ratings"] == [{"game": "nibble", "rating": 1620, "mu": 27.0, "sigma": 5.0,
-                                "games_played": 12, "provisional": False}]
-
-
-@pytest.mark.parametrize("authorization, code", [
-    (None, "not_authenticated"),
-    ("Token 0123456789abcdef0123456789abcdef01234567", "authentication_failed"),
-    ("Token", "authentication_failed"),
-    ("Token a b", "authentication_failed"),
-])
-def test_me_needs_valid_credentials(api_client, authorization, code):
-    if authorization:
-        api_client.credentials(HTTP_AUTHORIZATION=authorization)
-    assert_error(api_client.get("/api/me"), 401, code)
-
-
-def test_player_profile(client_for, alice, bob):
-    response = client_for(alice).get("/api/players/bob")
-    assert response.status_code == 200
-    body = response.json()
-    assert body["username"] == "bob" and body["ratings"] == []
-
-
-def test_player_profile_of_a_bot(client_for, alice):
-    BotFactory(bot_game="nibble", bot_level=2)
-    body = client_for(alice).get("/api/players/nibble-bot-2").json()
-    assert body["is_bot"] is True and body["bot_game"] == "nibble" and body["bot_level"] == 2
-
-
-@pytest.mark.parametrize("username", ["nobody", "gone", "%00", "a%00b", "x" * 300])
-def test_unknown_player_is_not_found(client_for, alice, make_user, username):
-    make_user(username="gone", is_active=False)
-    response = client_for(alice).get(f"/api/players/{username}")
-    assert_error(response, 404, "not_found")

@@ -9,8 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from accounts.models import Rating
-from accounts.ratings import display_rating
+from games.models import Rating
+from games.ratings import display_rating
 from tests.factories import UserFactory
 
 pytestmark = [

@@ -1,4 +1,4 @@
-"""Reads of the accounts app: player profiles, rating history and leaderboards."""
+"""Reads of players as the games see them: profiles with ratings, rating history, leaderboards."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from accounts import ratings
 from accounts.exceptions import PlayerNotFound
-from accounts.models import Rating, RatingChange, User
+from accounts.models import User
+from games import ratings
+from games.models import Rating, RatingChange
 
 
 def player_get(*, username: str) -> User:
@@ -39,7 +40,7 @@ def player_profile(*, user: User) -> dict[str, Any]:
         "bot_game": user.bot_game or None,
         "bot_level": user.bot_level,
         "date_joined": user.date_joined,
-        "ratings": [rating_summary(r) for r in user.ratings.order_by("game")],
+        "ratings": [rating_summary(r) for r in Rating.objects.filter(user=user).order_by("game")],
     }
 
 

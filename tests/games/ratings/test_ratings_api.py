@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.models import Rating, RatingChange
+from games.models import Rating, RatingChange
 from tests.games.matchplay import assert_error, match_url, start_nibble_match
 
 pytestmark = pytest.mark.django_db

@@ -8,12 +8,11 @@ import pytest
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from accounts import ratings
-from accounts.models import Rating, RatingChange
-from accounts.services import match_rate
-from games.models import Match, Seat
+from games import ratings
+from games.models import Match, Rating, RatingChange, Seat
 from games.services import SeatSpec, match_abort, match_create, match_join, match_resign
-from games.tasks import rate_match
+from games.services.ratings import match_rate
+from games.tasks import match_rate_task
 from tests.factories import BotFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -71,9 +70,9 @@ def test_four_player_result_with_ties_matches_openskill_over_two_matches():
 def test_rating_twice_rates_once():
     users = [UserFactory(), UserFactory()]
     match = finished_match(users, [2, 1])
-    assert rate_match(str(match.id)) is True
+    assert match_rate_task(str(match.id)) is True
     after_first = [current(u) for u in users]
-    assert rate_match(str(match.id)) is False
+    assert match_rate_task(str(match.id)) is False
     assert [current(u) for u in users] == after_first
     assert RatingChange.objects.filter(match=match).count() == 2
 

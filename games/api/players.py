@@ -1,0 +1,151 @@
+"""Players API: the caller, player profiles with their ratings, rating history, leaderboards."""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import CursorPagination, StrictSerializer, error_responses, schema_serializer
+from games.catalog import engines
+from games.selectors import game_engine
+from games.selectors import players as selectors
+
+RatingSerializer = schema_serializer("Rating", {
+    "game": serializers.CharField(),
+    "rating": serializers.IntegerField(help_text="Display rating: 1500 + 60 * (mu - 25)."),
+    "mu": serializers.FloatField(),
+    "sigma": serializers.FloatField(),
+    "games_played": serializers.IntegerField(),
+    "provisional": serializers.BooleanField(),
+})
+
+PlayerSerializer = schema_serializer("Player", {
+    "username": serializers.CharField(),
+    "is_bot": serializers.BooleanField(),
+    "bot_game": serializers.CharField(allow_null=True),
+    "bot_level": serializers.IntegerField(allow_null=True),
+    "date_joined": serializers.DateTimeField(),
+    "ratings": RatingSerializer(many=True),
+})
+
+
+class MeApi(APIView):
+    @extend_schema(operation_id="me", responses={200: PlayerSerializer, **error_responses()})
+    def get(self, request):
+        return Response(selectors.player_profile(user=request.user))
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(operation_id="player_detail",
+                   responses={200: PlayerSerializer, **error_responses(404)})
+    def get(self, request, username: str):
+        user = selectors.player_get(username=username)
+        return Response(selectors.player_profile(user=user))
+
+
+class GamePathSchema(AutoSchema):
+    """The schema of a view under ``.../{game}``: the ``game`` path parameter lists the games
+    registered when the schema is built, so a game registered after import is listed too."""
+
+    def get_override_parameters(self):
+        game = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(engines()))
+        return [game, *super().get_override_parameters()]
+
+
+class HistoryPagination(CursorPagination):
+    ordering = ("-at", "-id")
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+class RatingHistoryApi(APIView):
+    pagination_class = HistoryPagination  # so the schema shows the paginated envelope
+    schema = GamePathSchema()
+
+    class FilterSerializer(StrictSerializer):
+        since = serializers.DateTimeField(required=False)
+        until = serializers.DateTimeField(required=False)
+        limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+        cursor = serializers.CharField(required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "RatingChange"
+
+        match = serializers.UUIDField(source="match_id")
+        at = serializers.DateTimeField()
+        rank = serializers.IntegerField()
+        rating_before = serializers.IntegerField(source="display_before")
+        rating_after = serializers.IntegerField(source="display_after")
+        mu_before = serializers.FloatField()
+        sigma_before = serializers.FloatField()
+        mu_after = serializers.FloatField()
+        sigma_after = serializers.FloatField()
+
+    @extend_schema(
+        operation_id="player_rating_history",
+        parameters=[
+            OpenApiParameter("since", OpenApiTypes.DATETIME,
+                             description="ISO-8601; changes at or after it."),
+            OpenApiParameter("until", OpenApiTypes.DATETIME,
+                             description="ISO-8601; changes before it."),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
+                             description="Page size, at most 200."),
+            OpenApiParameter("cursor", str, description="From the previous page's `next`."),
+        ],
+        responses={200: OutputSerializer(many=True), **error_responses(400, 404)},
+    )
+    def get(self, request, username: str, game: str):
+        game_engine(game)
+        user = selectors.player_get(username=username)
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        values = {k: v for k, v in filters.validated_data.items() if k in ("since", "until")}
+        queryset = selectors.rating_history(user=user, game=game, **values)
+        paginator = HistoryPagination()
+        page = paginator.paginate_queryset(queryset, request, view=self)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+
+
+class LeaderboardPagination(CursorPagination):
+    ordering = ("-display", "id")
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 200
+
+
+class LeaderboardApi(APIView):
+    pagination_class = LeaderboardPagination  # so the schema shows the paginated envelope
+    schema = GamePathSchema()
+
+    class FilterSerializer(StrictSerializer):
+        limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+        cursor = serializers.CharField(required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "LeaderboardEntry"
+
+        username = serializers.CharField(source="user.username")
+        is_bot = serializers.BooleanField(source="user.is_bot")
+        rating = serializers.IntegerField(source="display")
+        mu = serializers.FloatField()
+        sigma = serializers.FloatField()
+        games_played = serializers.IntegerField()
+
+    @extend_schema(operation_id="leaderboard",
+                   parameters=[OpenApiParameter("limit", {"type": "integer", "minimum": 1,
+                                                          "maximum": 200}),
+                               OpenApiParameter("cursor", str)],
+                   responses={200: OutputSerializer(many=True), **error_responses(400, 404)})
+    def get(self, request, game: str):
+        game_engine(game)
+        self.FilterSerializer(data=request.query_params.dict()).is_valid(raise_exception=True)
+        paginator = LeaderboardPagination()
+        page = paginator.paginate_queryset(selectors.leaderboard(game=game), request, view=self)
+        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
