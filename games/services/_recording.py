@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.catalog import get_engine
+from games.exceptions import MatchNotStarted
 from games.kit.protocol import AnyEngine, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
 from games.selectors import match_seats, seat_bot_level
@@ -30,12 +31,19 @@ def _require_lock(match: Match) -> None:
         raise RuntimeError("A match is written only under match_lock, in the same transaction.")
 
 
+def state_of(match: Match, engine: AnyEngine) -> Any:
+    """The game state of a match that has started, loaded from its snapshot."""
+    if match.state is None:
+        raise MatchNotStarted()
+    return engine.load(match.state)
+
+
 def play(*, match: Match, seat: int, user: User | None, payload: Any) -> Move:
     """Parse a seat's move, check it against the current state and record it; the engine's
     coded errors (malformed, not your turn, illegal) leave the match untouched."""
     engine = get_engine(match.game)
     move = engine.parse_move(payload)
-    transition = apply_checked(engine, engine.load(match.state), seat, move)
+    transition = apply_checked(engine, state_of(match, engine), seat, move)
     return record(match=match, engine=engine, kind=Move.Kind.MOVE, seat=seat, user=user,
                   payload=engine.dump_move(move), transition=transition)
 

@@ -51,7 +51,7 @@ def _choose(match: Match, seat: Seat, level: int, label: object) -> Any:
     """The bot's move from its own view (and, for bots that remember, the events its seat was
     shown); reproducible from the seed and ``label``."""
     engine = get_engine(match.game)
-    state = engine.load(match.state)
+    state = _recording.state_of(match, engine)
     rng = seeded_rng(match.seed, "bot", label, seat.index)
     history: list[dict[str, Any]] = []
     spec = game(match.game)

@@ -35,7 +35,7 @@ def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) 
             or match.deadline > now):
         return None
     engine = get_engine(match.game)
-    state = engine.load(match.state)
+    state = _recording.state_of(match, engine)
     if engine.is_realtime(state):
         _recording.record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None,
                           user=None, payload={"reason": "idle"},

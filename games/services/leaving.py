@@ -32,7 +32,7 @@ def seat_forfeit(*, match: Match, seat: Seat, reason: str) -> None:
     """Record that a seat left (``reason``: "resigned" or "timeout"). ``match`` comes from
     ``match_lock`` in the running transaction."""
     engine = get_engine(match.game)
-    transition = engine.forfeit(engine.load(match.state), seat.index)
+    transition = engine.forfeit(_recording.state_of(match, engine), seat.index)
     seat.forfeited_at = timezone.now()
     seat.forfeit_reason = reason
     seat.save(update_fields=["forfeited_at", "forfeit_reason"])

@@ -70,7 +70,8 @@ def match_create(*, user: User, game: str, players: int | None = None,
              joined_at=now if spec.kind in ("me", "bot") else None)
         for index, (spec, seat_user) in enumerate(zip(seats, seat_users, strict=True))
     ])
-    invited = [u.id for spec, u in zip(seats, seat_users, strict=True) if spec.kind == "user"]
+    invited = [u.id for spec, u in zip(seats, seat_users, strict=True)
+               if spec.kind == "user" and u is not None]
     notify(user_ids=invited, type=UserEvent.Type.INVITED, match=match, game=game,
            by=user.username)
     # Nobody else can see the new row before commit; it is locked like any other all the same,

@@ -76,7 +76,7 @@ def match_move_preview(*, user: User, match_id: UUID | str, move: Any,
     seat = acting_seat(match, user)
     version_check(match, expected_version)
     engine = get_engine(match.game)
-    transition = apply_checked(engine, engine.load(match.state), seat.index,
+    transition = apply_checked(engine, _recording.state_of(match, engine), seat.index,
                                engine.parse_move(move))
     view = None
     if engine.outcome(transition.state) is None:

@@ -21,7 +21,7 @@ def match_system_step_run(*, match_id: UUID | str, expected_version: int) -> boo
     if match is None or match.status != Match.Status.ACTIVE or match.version != expected_version:
         return False
     engine = get_engine(match.game)
-    transition = engine.system_step(engine.load(match.state))
+    transition = engine.system_step(_recording.state_of(match, engine))
     if transition is None:
         return False
     _recording.record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None, user=None,
