@@ -1,7 +1,9 @@
 """The contract every engine keeps, run over every registered engine, player count and many seeds.
 
 A random playout drives each engine through the protocol; at every step it checks that the
-engine's answers are consistent with each other and with the platform's expectations.
+engine's answers are consistent with each other and with the platform's expectations. Every
+value of every choice option gets a few playouts of its own, so modes that change the hooks'
+answers (a Nimble race runs in real time) are covered too.
 """
 
 from __future__ import annotations
@@ -15,12 +17,15 @@ import pytest
 from games.catalog import engines
 from games.kit.protocol import (
     Engine,
+    EngineBase,
     GameOver,
     NotYourTurn,
     Outcome,
     Transition,
     apply_checked,
     events_for,
+    is_realtime,
+    seats_to_act,
 )
 
 SEEDS = [f"contract-seed-{n}-SENTINEL" for n in range(20)]
@@ -32,6 +37,22 @@ def _cases():
         for players in range(engine.min_players, engine.max_players + 1):
             for seed in SEEDS:
                 yield pytest.param(engine, players, seed, id=f"{slug}-{players}p-{seed[14:16]}")
+
+
+def _variant_cases():
+    """Every non-default value of every choice option, for every player count, a few seeds."""
+    for slug, engine in sorted(engines().items()):
+        for option in engine.options:
+            if option.kind != "choice":
+                continue
+            for value in option.choices:
+                if value == option.default:
+                    continue
+                for players in range(engine.min_players, engine.max_players + 1):
+                    for seed in SEEDS[:3]:
+                        yield pytest.param(engine, {option.name: value}, players, seed,
+                                           id=f"{slug}-{option.name}={value}-{players}p-"
+                                              f"{seed[14:16]}")
 
 
 def _json_roundtrip(engine: Engine, state):
@@ -51,8 +72,36 @@ def _check_views(engine: Engine, state, players: int, seed: str) -> None:
             assert seed not in text, "the seed must never leave the engine while the match runs"
 
 
+def _check_hooks(engine: Engine, state, players: int) -> None:
+    """The hooks the server schedules turns, deadlines and bots by agree with ``actors``."""
+    actors = engine.actors(state)
+    must_act = engine.must_act(state)
+    assert isinstance(must_act, frozenset)
+    assert must_act <= actors <= frozenset(range(players))
+    assert seats_to_act(engine, state) == must_act
+    if actors:
+        assert must_act, "a match where someone may act waits for someone"
+    realtime = engine.is_realtime(state)
+    assert isinstance(realtime, bool)
+    assert is_realtime(engine, state) is realtime
+
+
+def _check_stalemate(engine: Engine, state) -> None:
+    """A real-time match nobody touches ends by ``end_stalemate``, which leaves its input alone."""
+    before = copy.deepcopy(engine.dump(state))
+    transition = engine.end_stalemate(state)
+    assert isinstance(transition, Transition)
+    assert engine.dump(state) == before, "end_stalemate must not mutate its input"
+    assert engine.outcome(transition.state) is not None
+    assert engine.actors(transition.state) == frozenset()
+    _json_roundtrip(engine, transition.state)
+    for event in transition.events:
+        json.dumps(event)
+
+
 def _step(engine: Engine, state, rng: random.Random, players: int):
     """One step of a random playout: a system step when due, else a random actor's move."""
+    _check_hooks(engine, state, players)
     actors = engine.actors(state)
     if not actors:
         transition = engine.system_step(state)
@@ -79,9 +128,10 @@ def _step(engine: Engine, state, rng: random.Random, players: int):
     return transition, (seat, move)
 
 
-def _playout(engine: Engine, players: int, seed: str, forfeit_at: int | None = None):
+def _playout(engine: Engine, players: int, seed: str, forfeit_at: int | None = None,
+             config: dict | None = None):
     rng = random.Random(seed)
-    state = engine.initial_state(num_players=players, config={}, seed=seed)
+    state = engine.initial_state(num_players=players, config=config or {}, seed=seed)
     trail = [_json_roundtrip(engine, state)]
     for step in range(MAX_STEPS):
         if engine.outcome(state) is not None:
@@ -96,6 +146,9 @@ def _playout(engine: Engine, players: int, seed: str, forfeit_at: int | None = N
         trail.append(_json_roundtrip(engine, state))
         if step % 7 == 0:
             _check_views(engine, state, players, seed)
+            if engine.outcome(state) is None and engine.is_realtime(state):
+                _check_stalemate(engine, state)
+    _check_hooks(engine, state, players)
     return state, trail
 
 
@@ -115,6 +168,15 @@ def test_random_playout_keeps_the_contract(engine: Engine, players: int, seed: s
                 apply_checked(engine, state, seat, object())
     # Determinism: the same seed and the same random choices give the same trail.
     again, trail_again = _playout(engine, players, seed)
+    assert trail_again == trail
+
+
+@pytest.mark.parametrize(("engine", "config", "players", "seed"), list(_variant_cases()))
+def test_every_option_choice_keeps_the_contract(engine: Engine, config: dict, players: int,
+                                                seed: str) -> None:
+    state, trail = _playout(engine, players, seed, config=config)
+    _check_views(engine, state, players, seed)
+    again, trail_again = _playout(engine, players, seed, config=config)
     assert trail_again == trail
 
 
@@ -143,8 +205,28 @@ def test_forfeits_end_the_match_or_let_play_go_on(engine: Engine, players: int, 
 def test_engine_describes_itself(engine: Engine) -> None:
     assert engine.slug in engines()
     assert 1 <= engine.min_players <= engine.max_players <= 4
+    assert isinstance(engine.private_moves, bool)
     for option in engine.options:
         json.dumps(option.as_dict())
+
+
+def test_engine_base_gives_the_hooks_their_defaults() -> None:
+    class Countdown(EngineBase[int, int]):
+        """Just enough of a game to ask the defaults about: seats 0 and 1 act until 0."""
+
+        slug = "countdown"
+
+        def actors(self, state: int) -> frozenset[int]:
+            return frozenset({0, 1}) if state > 0 else frozenset()
+
+    engine = Countdown()
+    assert engine.must_act(3) == engine.actors(3) == frozenset({0, 1})
+    assert engine.must_act(0) == frozenset()
+    assert engine.is_realtime(3) is False
+    assert engine.system_step(3) is None
+    assert engine.private_moves is False
+    with pytest.raises(NotImplementedError, match="countdown"):
+        engine.end_stalemate(3)
 
 
 def test_private_events_reach_only_their_seat() -> None:
