@@ -3,6 +3,7 @@ PostgreSQL test database the test writes to (transactional tests, so the worker 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -53,14 +54,11 @@ class Worker:
             cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if "ready." in self.log.read_text():
-                return
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.2)
-        raise RuntimeError(f"the Celery worker did not start:\n{self.log.read_text()}")
+        process = self.process
+        wait_until(lambda: "ready." in self.output() or process.poll() is not None,
+                   timeout=60, message=f"the Celery worker did not start (log: {self.log})")
+        if "ready." not in self.output():
+            raise RuntimeError(f"the Celery worker did not start:\n{self.output()}")
 
     def kill(self) -> None:
         """SIGKILL the whole worker (main process and children), as a crash would."""
@@ -132,11 +130,45 @@ def make_worker(celery_queue):
         worker.stop()
 
 
+# --------------------------------------------------------------------------- waiting
+# Tests wait for conditions, never for a fixed time: each helper re-checks its predicate until a
+# deadline and returns as soon as the answer is known.
+
+
 def wait_until(predicate, timeout: float = 60.0, interval: float = 0.2, message: str = ""):
+    """Re-check ``predicate`` every ``interval`` seconds until it returns something true, and
+    return that; after ``timeout`` seconds fail the test with ``message``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         result = predicate()
         if result:
             return result
         time.sleep(interval)
+    result = predicate()
+    if result:
+        return result
     raise AssertionError(f"timed out after {timeout}s: {message}")
+
+
+def holds_for(predicate, seconds: float, interval: float = 0.05) -> bool:
+    """Whether ``predicate`` stays true for ``seconds``: returns False as soon as it is not.
+
+    For the assertions whose subject is that nothing happens for a while (a long-poll with
+    nothing new stays unanswered); a failure shows at once instead of after the whole time."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not predicate():
+            return False
+        time.sleep(interval)
+    return bool(predicate())
+
+
+async def await_until(predicate, timeout: float, interval: float = 0.02) -> bool:
+    """:func:`wait_until` for code running in an event loop: whether ``predicate`` became true
+    within ``timeout`` seconds, sleeping without blocking the loop in between."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        await asyncio.sleep(interval)
+    return bool(predicate())

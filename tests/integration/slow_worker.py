@@ -15,4 +15,7 @@ __all__ = ["app"]
 def _pause_before_system_step(task=None, **kwargs) -> None:
     delay = float(os.environ.get("SLOW_SYSTEM_STEP", "0"))
     if delay and task is not None and task.name == "games.match_system_step_run":
+        # Not a wait: this sleep is the slow task the test needs, holding the step (received,
+        # not acknowledged, not yet run) until the test kills the worker. The test itself waits
+        # for the worker's log to show the task before killing it.
         time.sleep(delay)

@@ -41,18 +41,27 @@ def test_a_person_plays_a_level_two_bot_to_the_end(game, live_server, celery_wor
         "seats": [{"kind": "me"}, {"kind": "bot", "level": 2}]})
     assert status == 201, created
     match_id = created["id"]
-    deadline = time.monotonic() + 240
-    detail = created
-    while detail["status"] == "active" and time.monotonic() < deadline:
+
+    def my_move_or_the_end() -> tuple[dict, dict | None] | None:
+        """The match once it is over or the person has a move to make, with that move."""
+        detail = me.get(f"/api/matches/{match_id}")[1]
+        if detail["status"] != "active":
+            return detail, None
         if detail["is_your_turn"] and detail["legal_moves"] is not None:
             move = human_move(game, detail["legal_moves"])
             if move is not None:
-                status, body = me.post(f"/api/matches/{match_id}/moves",
-                                       {"move": move, "expected_version": detail["version"]})
-                assert status in (201, 409), body  # 409: the bot moved first (simultaneous)
-        else:
-            time.sleep(0.05)
-        detail = me.get(f"/api/matches/{match_id}")[1]
+                return detail, move
+        return None
+
+    deadline = time.monotonic() + 240
+    while True:
+        detail, move = wait_until(my_move_or_the_end, timeout=deadline - time.monotonic(),
+                                  interval=0.05, message=f"the {game} match did not finish")
+        if move is None:
+            break
+        status, body = me.post(f"/api/matches/{match_id}/moves",
+                               {"move": move, "expected_version": detail["version"]})
+        assert status in (201, 409), body  # 409: the bot moved first (simultaneous)
     assert detail["status"] == "finished", f"{game} did not finish: {detail['status']}"
     match = Match.objects.get(id=match_id)
     bot_moves = match.moves.filter(kind=Move.Kind.MOVE, user__is_bot=True)

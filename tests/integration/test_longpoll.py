@@ -31,7 +31,7 @@ from games.services import SeatSpec, match_create, match_join, match_move_submit
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import create_match, first_nibble_take
 from tests.games.matchplay import assert_error, match_url, start_nibble_match
-from tests.integration.conftest import ROOT, _database_url
+from tests.integration.conftest import ROOT, _database_url, await_until, holds_for, wait_until
 from tests.integration.http import HttpClient
 
 integration = pytest.mark.integration
@@ -316,16 +316,16 @@ class Uvicorn:
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
              "--port", str(self.port), "--no-access-log", "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited:\n{self.log.read_text()}")
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("uvicorn did not start")
+        wait_until(self._accepts, timeout=60, interval=0.1, message="uvicorn did not start")
+
+    def _accepts(self) -> bool:
+        if self.process.poll() is not None:
+            raise RuntimeError(f"uvicorn exited:\n{self.log.read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+        except OSError:
+            return False
+        return True
 
     def threads(self) -> int:
         with open(f"/proc/{self.process.pid}/status") as status:
@@ -402,9 +402,15 @@ def _move_nibble(client: HttpClient, match_id: str) -> tuple[float, dict]:
     return sent_at, moved
 
 
-def _settle() -> None:
-    """Give a long-poll that was just sent the time to reach its wait."""
-    time.sleep(1.0)
+def _assert_waiting(*waiters: Waiter, seconds: float = 1.0) -> None:
+    """The long-polls just sent, with nothing new to answer, stay unanswered for ``seconds``.
+
+    This is the first half of what these tests show (a waiting request answers only when
+    something happens), and it gives each request the time to reach its wait in the uvicorn
+    process, a moment that nothing outside the process can observe. Any answer fails at once."""
+    assert holds_for(lambda: all(waiter.is_alive() for waiter in waiters), seconds), (
+        "answered with nothing new: "
+        f"{[waiter.body for waiter in waiters if not waiter.is_alive()][:3]}")
 
 
 @integration
@@ -414,8 +420,7 @@ def test_a_match_long_poll_wakes_within_a_second_of_another_clients_move(
     match_id = _nibble_over_http(alice, bob)
     waiter = Waiter(bob, events_url(match_id, after=0, wait=30))
     waiter.start()
-    _settle()
-    assert waiter.is_alive(), f"answered before the move: {waiter.body}"
+    _assert_waiting(waiter)
     moved_at, moved = _move_nibble(alice, match_id)
     status, body = waiter.answer()
     assert status == 200, body
@@ -435,8 +440,7 @@ def test_the_feed_wakes_on_your_turn(server, transactional_db):
     assert status == 200 and [e["type"] for e in feed["events"]] == ["invited", "match_started"]
     waiter = Waiter(bob, feed_url(after=feed["next_after"], wait=30))
     waiter.start()
-    _settle()
-    assert waiter.is_alive(), f"answered before the move: {waiter.body}"
+    _assert_waiting(waiter)
     moved_at, moved = _move_nibble(alice, match_id)
     status, body = waiter.answer()
     assert status == 200, body
@@ -482,7 +486,7 @@ def test_nimalia_placements_stay_hidden_from_a_waiting_opponent(server, transact
     version = mine["version"]
     waiter = Waiter(bob, events_url(match_id, after=version, wait=30))
     waiter.start()
-    _settle()
+    _assert_waiting(waiter)
     legal = mine["legal_moves"]
     row, col = legal["anchors"][0]
     placement = {"card": legal["cards"][0], "row": row, "col": col, "rotation": 0}
@@ -515,8 +519,7 @@ def test_many_waiting_clients_cost_no_thread_and_all_wake(server, transactional_
                for n in range(60)]
     for waiter in waiters:
         waiter.start()
-    time.sleep(2.0)
-    assert all(waiter.is_alive() for waiter in waiters)
+    _assert_waiting(*waiters, seconds=2.0)
     threads_waiting = server.threads()
     # The database pool may start its few threads; one per waiting request would be 60.
     assert threads_waiting - threads_before < 10, (threads_before, threads_waiting)
@@ -526,26 +529,45 @@ def test_many_waiting_clients_cost_no_thread_and_all_wake(server, transactional_
     assert max(waiter.done_at for waiter in waiters) - moved_at < 5
 
 
-class MoveLater(threading.Thread):
-    """Seat 0 of a Nibble match moves through the service after ``delay`` seconds, in a
-    thread (and database connection) of its own, so the commit is real."""
+@pytest.fixture
+def request_waiting(monkeypatch) -> threading.Event:
+    """An event set when a long-poll request served in this process (by the test client)
+    reaches its wait, having subscribed and found nothing new."""
+    waiting = threading.Event()
+    wait = events_hub.Subscription.wait
 
-    def __init__(self, match: Match, user, delay: float = 1.0) -> None:
+    async def wait_and_tell(self, timeout: float) -> bool:
+        waiting.set()
+        return await wait(self, timeout)
+
+    monkeypatch.setattr(events_hub.Subscription, "wait", wait_and_tell)
+    return waiting
+
+
+class WhenWaiting(threading.Thread):
+    """Runs ``action`` once a long-poll request is waiting (``request_waiting``), in a thread
+    (and database connection) of its own, so that a commit is real."""
+
+    def __init__(self, waiting: threading.Event, action) -> None:
         super().__init__(daemon=True)
-        self.match, self.user, self.delay = match, user, delay
-        self.moved_at = 0.0
+        self.waiting, self.action = waiting, action
+        self.acted_at = 0.0
 
     def run(self) -> None:
         try:
-            time.sleep(self.delay)
-            engine = get_engine("nibble")
-            current = Match.objects.get(id=self.match.id)
-            legal = engine.view(engine.load(current.state), 0)["legal_moves"]
-            self.moved_at = time.monotonic()
-            match_move_submit(user=self.user, match_id=current.id,
-                              move=first_nibble_take(legal))
+            if self.waiting.wait(timeout=20):
+                self.acted_at = time.monotonic()
+                self.action()
         finally:
             connection.close()
+
+
+def _move_seat_zero(match: Match, user) -> None:
+    """Seat 0 of a Nibble match moves through the service."""
+    engine = get_engine("nibble")
+    current = Match.objects.get(id=match.id)
+    legal = engine.view(engine.load(current.state), 0)["legal_moves"]
+    match_move_submit(user=user, match_id=current.id, move=first_nibble_take(legal))
 
 
 def _nibble_in_db():
@@ -557,46 +579,49 @@ def _nibble_in_db():
 
 
 @integration
-def test_under_wsgi_a_waiting_request_is_woken_by_a_commit(client_for, transactional_db):
+def test_under_wsgi_a_waiting_request_is_woken_by_a_commit(client_for, transactional_db,
+                                                           request_waiting):
     """The Django test client runs the async view the way gunicorn would: in an event loop of
     its own, with a private Redis subscription."""
     _needs_redis_and_postgres()
     match, alice, bob = _nibble_in_db()
-    mover = MoveLater(match, alice)
+    mover = WhenWaiting(request_waiting, lambda: _move_seat_zero(match, alice))
     mover.start()
-    started = time.monotonic()
     response = client_for(bob).get(events_url(match.id, after=0, wait=20))
     done_at = time.monotonic()
     mover.join()
+    assert mover.acted_at, "the request never waited"
     assert response.status_code == 200
     assert [move["seq"] for move in response.json()["moves"]] == [1]
-    assert done_at - mover.moved_at < 1.0 and done_at - started > 0.9
+    assert done_at - mover.acted_at < 1.0
 
 
 @integration
-def test_a_publish_without_a_change_keeps_the_request_waiting(nibble):
+def test_a_publish_without_a_change_keeps_the_request_waiting(nibble, request_waiting):
     _needs_redis_and_postgres()
-    timer = threading.Timer(0.5, events_hub.publish, [events_hub.match_channel(nibble.id)])
-    timer.start()
+    publisher = WhenWaiting(request_waiting,
+                            lambda: events_hub.publish(events_hub.match_channel(nibble.id)))
+    publisher.start()
     started = time.monotonic()
     response = nibble.a.get(events_url(nibble.id, after=0, wait=2))
-    timer.join()
+    publisher.join()
+    assert publisher.acted_at, "the request never waited"
     assert response.json()["moves"] == [] and time.monotonic() - started >= 1.9
 
 
 def test_without_redis_a_waiting_request_polls_the_database(client_for, transactional_db,
-                                                            settings):
+                                                            settings, request_waiting):
     settings.EVENTS_REDIS_URL = ""
     settings.EVENTS_POLL_SECONDS = 0.2
     match, alice, bob = _nibble_in_db()
-    mover = MoveLater(match, alice)
+    mover = WhenWaiting(request_waiting, lambda: _move_seat_zero(match, alice))
     mover.start()
-    started = time.monotonic()
     response = client_for(bob).get(events_url(match.id, after=0, wait=20))
     done_at = time.monotonic()
     mover.join()
+    assert mover.acted_at, "the request never waited"
     assert [move["seq"] for move in response.json()["moves"]] == [1]
-    assert done_at - mover.moved_at < 0.2 + 0.8 and done_at - started > 0.9
+    assert done_at - mover.acted_at < 0.2 + 0.8
 
 
 # =========================================================================== the hub itself
@@ -640,15 +665,6 @@ class RedisProxy:
         await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
 
 
-async def _until(predicate, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        await asyncio.sleep(0.02)
-    return predicate()
-
-
 @integration
 def test_the_hub_falls_back_to_polling_while_redis_is_away_and_reconnects(settings):
     if not settings.EVENTS_REDIS_URL:
@@ -663,7 +679,7 @@ def test_the_hub_falls_back_to_polling_while_redis_is_away_and_reconnects(settin
         async with events_hub.Hub(f"redis://127.0.0.1:{proxy.port}/0",
                                   patterns=[events_hub.PREFIX + "*"]) as hub:
             with hub.subscription(channel) as subscription:
-                assert await _until(lambda: hub.live, 5), "the hub never subscribed"
+                assert await await_until(lambda: hub.live, 5), "the hub never subscribed"
                 subscription.rearm()
                 await asyncio.to_thread(events_hub.publish, channel)
                 assert await subscription.wait(5), "no wake-up through Redis"
@@ -671,14 +687,14 @@ def test_the_hub_falls_back_to_polling_while_redis_is_away_and_reconnects(settin
                 subscription.rearm()
                 await proxy.cut()
                 assert await subscription.wait(5), "losing Redis must wake the waiters"
-                assert await _until(lambda: not hub.live, 5)
+                assert await await_until(lambda: not hub.live, 5)
                 subscription.rearm()
                 started = time.monotonic()
                 assert not await subscription.wait(30)  # a poll interval, not 30 s
                 assert time.monotonic() - started < 1.0
 
                 await proxy.start()  # same port
-                assert await _until(lambda: hub.live, 10), "the hub never reconnected"
+                assert await await_until(lambda: hub.live, 10), "the hub never reconnected"
                 assert hub.connects >= 2
                 subscription.rearm()
                 await asyncio.to_thread(events_hub.publish, channel)
