@@ -19,6 +19,7 @@ from games.services import (
     deadlines_sweep,
     match_bot_move_play,
     match_bot_race_tick,
+    match_rate,
     match_system_step_run,
 )
 from games.services import scheduling as names
@@ -54,7 +55,4 @@ def deadlines_sweep_task() -> dict[str, int]:
 
 @shared_task(name=names.MATCH_RATE, **TASK_OPTIONS)
 def match_rate_task(match_id: str) -> bool:
-    # Imported here while the rating service settles into ``games.services.ratings``.
-    from games.services.ratings import match_rate
-
     return match_rate(match_id=match_id)

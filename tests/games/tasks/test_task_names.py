@@ -11,14 +11,13 @@ from django.db import OperationalError
 from config.celery_app import app
 from games import services, tasks
 from games.services import scheduling
-from games.services.ratings import match_rate
 
 SERVICES = {
     scheduling.MATCH_BOT_MOVE_PLAY: services.match_bot_move_play,
     scheduling.MATCH_BOT_RACE_TICK: services.match_bot_race_tick,
     scheduling.MATCH_SYSTEM_STEP_RUN: services.match_system_step_run,
     scheduling.DEADLINES_SWEEP: services.deadlines_sweep,
-    scheduling.MATCH_RATE: match_rate,
+    scheduling.MATCH_RATE: services.match_rate,
 }
 
 
