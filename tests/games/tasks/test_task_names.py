@@ -35,12 +35,3 @@ def test_the_beat_schedule_names_registered_tasks() -> None:
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         assert entry["task"] in app.tasks
     assert scheduling.DEADLINES_SWEEP in {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
-
-
-def test_the_services_never_import_the_tasks() -> None:
-    import grimp
-
-    graph = grimp.build_graph("games", cache_dir=None)
-    chains = graph.find_shortest_chains(importer="games.services", imported="games.tasks",
-                                        as_packages=True)
-    assert not chains, chains
