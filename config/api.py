@@ -4,6 +4,7 @@ error envelope's schema, and JSON answers for URLs no view handles."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -14,6 +15,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import pagination, serializers
 from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.parsers import JSONParser
+from rest_framework.response import Response
 
 from config.exceptions import RequestTooLarge, envelope
 
@@ -96,13 +98,35 @@ def _check_tree(data: Any) -> None:
 
 class CursorPagination(pagination.CursorPagination):
     """DRF's cursor pagination, except that a forged cursor whose position does not fit the
-    ordering field answers 404 "Invalid cursor." like any other bad cursor, not a 500."""
+    ordering field answers 404 "Invalid cursor." like any other bad cursor, not a 500. The page
+    size is asked for with ``limit``. Declare one with ``cursor_pagination``."""
+
+    page_size_query_param = "limit"
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
         try:
             return super().paginate_queryset(queryset, request, view)
         except (TypeError, ValueError, DjangoValidationError):
             raise NotFound(self.invalid_cursor_message) from None
+
+    @classmethod
+    def respond(cls, queryset: Any, request: Any, view: Any,
+                render: Callable[[list[Any]], Any]) -> Response:
+        """The paginated answer: the page of ``queryset`` the request's cursor and ``limit``
+        point at, each row rendered by ``render``, with the next and previous links."""
+        paginator = cls()
+        page = paginator.paginate_queryset(queryset, request, view=view)
+        return paginator.get_paginated_response(render(page))
+
+
+def cursor_pagination(name: str, *, ordering: tuple[str, ...], page_size: int,
+                      max_page_size: int) -> type[CursorPagination]:
+    """A cursor paginator class: rows in ``ordering`` (which must end in a unique field),
+    ``page_size`` to a page unless ``limit`` asks for another size, at most ``max_page_size``.
+    A view names it as its ``pagination_class`` (so the schema shows the paginated envelope)
+    and answers with ``respond``."""
+    return type(name, (CursorPagination,), {
+        "ordering": ordering, "page_size": page_size, "max_page_size": max_page_size})
 
 
 def schema_serializer(name: str, fields: dict[str, serializers.Field]) -> type:
