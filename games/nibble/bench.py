@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from games.kit.protocol import IllegalMove, apply_checked
+from games.kit.registry import BenchRow
 from games.nibble.engine import (
     NIBBLE,
     Move,
@@ -54,7 +55,7 @@ def _game(seed: str) -> tuple[State, int]:
     return state, turns
 
 
-def _games() -> list[tuple[str, float, str]]:
+def _games() -> list[BenchRow]:
     games = turns = 0
     started = time.perf_counter()
     while games < MIN_GAMES or time.perf_counter() - started < SECONDS_FOR_GAMES:
@@ -99,7 +100,7 @@ def _median_us(func: Callable[[Item], object], items: Sequence[Item], repeat: in
     return statistics.median(samples) / 1000
 
 
-def _timings() -> list[tuple[str, float, str]]:
+def _timings() -> list[BenchRow]:
     seeds = [f"bench-board-{n}" for n in range(BOARDS)]
     full = [NIBBLE.initial_state(num_players=2, config={}, seed=s) for s in seeds]
     mid = _mid_game_boards(BOARDS)
@@ -159,5 +160,5 @@ def _needs_articulation_pass(board: Sequence[int]) -> bool:
     return bool(local_takeable(disc_mask(board))[1])
 
 
-def run() -> list[tuple[str, float, str]]:
+def run() -> list[BenchRow]:
     return _games() + _timings()

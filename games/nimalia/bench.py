@@ -13,6 +13,7 @@ import statistics
 import time
 
 from games.kit.protocol import apply_checked
+from games.kit.registry import BenchRow
 from games.nimalia.cards import CARD_IDS, ROTATIONS
 from games.nimalia.engine import NIMALIA, Place, State
 from games.nimalia.grid import visible_squares
@@ -48,7 +49,7 @@ def _random_game(players: int, seed: str) -> tuple[State, int]:
     return state, placements
 
 
-def _games(players: int) -> list[tuple[str, float, str]]:
+def _games(players: int) -> list[BenchRow]:
     games = placements = 0
     started = time.perf_counter()
     while games < MIN_GAMES or time.perf_counter() - started < SECONDS_PER_METRIC / 2:
@@ -84,7 +85,7 @@ def _mid_game_states(count: int) -> list[State]:
     return states
 
 
-def _legal_moves() -> list[tuple[str, float, str]]:
+def _legal_moves() -> list[BenchRow]:
     states = _mid_game_states(MID_GAME_STATES)
     calls = moves = 0
     started = time.perf_counter()
@@ -108,7 +109,7 @@ def _full_reserve(rng: random.Random) -> tuple[Place, ...]:
                  for card, (r, c) in zip(cards, anchors, strict=True))
 
 
-def _scoring() -> list[tuple[str, float, str]]:
+def _scoring() -> list[BenchRow]:
     rng = random.Random("bench-scoring")
     # Round 4 scores three objectives (green, yellow, red); these are among the costliest.
     state = NIMALIA.initial_state(num_players=4, config={"objectives": [15, 2, 12, 18]},
@@ -136,7 +137,7 @@ def _scoring() -> list[tuple[str, float, str]]:
     ]
 
 
-def run() -> list[tuple[str, float, str]]:
+def run() -> list[BenchRow]:
     """Every Nimalia figure as (metric, value, unit) rows."""
     rows = _legal_moves()
     rows += _scoring()

@@ -30,8 +30,8 @@ from games.nimalia.cards import (
     TERRAINS,
     Square,
 )
+from games.nimalia.grid import Cell
 
-Cell = tuple[int, int]
 Grid = Mapping[Cell, Square]
 
 _N4 = ((-1, 0), (1, 0), (0, -1), (0, 1))

@@ -11,6 +11,7 @@ import random
 import time
 from collections.abc import Callable
 
+from games.kit.registry import BenchRow
 from games.nimble.engine import NIMBLE, NimbleState
 
 STEP_CAP = 6000
@@ -29,7 +30,7 @@ def _playout(players: int, mode: str, seed: str) -> tuple[NimbleState, int]:
     return state, steps
 
 
-def _playouts(players: int, mode: str) -> list[tuple[str, float, str]]:
+def _playouts(players: int, mode: str) -> list[BenchRow]:
     ended = playouts = steps = 0
     started = time.perf_counter()
     while playouts < MIN_PLAYOUTS or time.perf_counter() - started < SECONDS_PER_CASE:
@@ -63,13 +64,13 @@ def _positions(count: int) -> list[NimbleState]:
     return positions
 
 
-def _per_call(label: str, calls: int, func: Callable[[], object]) -> tuple[str, float, str]:
+def _per_call(label: str, calls: int, func: Callable[[], object]) -> BenchRow:
     started = time.perf_counter()
     func()
     return (label, (time.perf_counter() - started) / calls * 1e6, "us/call")
 
 
-def _operations() -> list[tuple[str, float, str]]:
+def _operations() -> list[BenchRow]:
     positions = _positions(200)
     repeat = 20
     calls = repeat * len(positions)
@@ -116,10 +117,10 @@ def _operations() -> list[tuple[str, float, str]]:
     ]
 
 
-def run() -> list[tuple[str, float, str]]:
+def run() -> list[BenchRow]:
     """(metric, value, unit) rows: random playouts for both modes and 2-4 players, then
     per-operation timings on mid-game 4-player positions. About 10 seconds on one core."""
-    rows: list[tuple[str, float, str]] = []
+    rows: list[BenchRow] = []
     for mode in ("race", "turns"):
         for players in (2, 3, 4):
             rows += _playouts(players, mode)

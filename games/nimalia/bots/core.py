@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.nimalia.cards import CARD_OFFSETS, ROTATED, Square
+from games.nimalia.grid import Cell
 from games.nimalia.scoring import COMPARE_SCORERS, OWN_SCORERS
 
-Cell = tuple[int, int]
 Grid = dict[Cell, Square]
 Placement = tuple[int, int, int, int]  # card, row, col, rotation
 

@@ -35,7 +35,7 @@ from games.nimalia.cards import (
     TERRAINS,
     Square,
 )
-from games.nimalia.grid import MAX_SIZE
+from games.nimalia.grid import MAX_SIZE, Cell
 from games.nimalia.scoring import (
     FULL_SQUARE_POINTS,
     GIRAFFE_POINTS,
@@ -46,11 +46,9 @@ from games.nimalia.scoring import (
 )
 
 Board = list[int]
-Cell = tuple[int, int]
 
 W = 12                      # bits per frame row; columns 0 and 11 stay empty
 ROWS = 12                   # rows 0 and 11 stay empty
-SPAN = 2 * MAX_SIZE - 2     # 10: rows (and columns) a reserve can still reach
 
 OCC = 0
 TERRAIN = {terrain: 1 + i for i, terrain in enumerate(TERRAINS)}

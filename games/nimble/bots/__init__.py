@@ -24,7 +24,6 @@ from games.nimble.bots.sim import (
     PLACE0,
     RECYCLE,
     RETURN,
-    greedy_choice,
     move_int,
     move_json,
     sim_from_view,
@@ -73,10 +72,6 @@ def candidate_moves(moves: list[int]) -> list[int]:
     same circle, so all its placements leave the same colours on the stack tops."""
     places = [move for move in moves if move >= PLACE0]
     return [move for move in moves if move < PLACE0] + places[:1]
-
-
-# Level 2's move on a simulated position (what the planner assumes the other seats play).
-sim_greedy = greedy_choice
 
 
 # --------------------------------------------------------------------------- levels 1 and 2

@@ -26,7 +26,6 @@ from games.nimble.engine import (
 
 FLIP, RETURN, RECYCLE, END, PLACE0 = 0, 1, 2, 3, 4
 NAMES = ("flip", "return", "recycle", "end_turn")
-COLOUR_INDEX = {colour: i for i, colour in enumerate(COLOURS)}
 
 
 def move_json(move: int) -> dict[str, Any]:
