@@ -22,10 +22,9 @@ JSON = dict[str, Any]
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
 
-# What code that handles every game sees of a state and a move: values it passes back to the
-# engine they came from, without looking inside.
+# What code that serves every game holds of a state: a value it passes back to the engine it
+# came from, without looking inside.
 State = Any
-Move = Any
 
 
 # --------------------------------------------------------------------------- errors
@@ -212,7 +211,8 @@ def _checked_option_value(option: Option, value: Any) -> Any:
 class Engine(Protocol[StateT, MoveT]):
     """What the platform needs of a game. Seats are 0-based ints; engines never see users.
 
-    Every member is used by the platform. The hooks after ``load`` have defaults in
+    The platform uses every member. ``private_moves`` and the hooks at the end
+    (``system_step``, ``must_act``, ``is_realtime``, ``end_stalemate``) have defaults in
     :class:`EngineBase`, which every engine inherits.
     """
 
