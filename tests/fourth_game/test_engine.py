@@ -22,6 +22,9 @@ from tests.engines.test_contract import (
     test_engine_describes_itself as engine_describes_itself,
 )
 from tests.engines.test_contract import (
+    test_every_option_choice_keeps_the_contract as option_keeps_the_contract,
+)
+from tests.engines.test_contract import (
     test_forfeits_end_the_match_or_let_play_go_on as forfeits_end_the_match_or_let_play_go_on,
 )
 from tests.engines.test_contract import (
@@ -46,6 +49,19 @@ def test_random_playout_keeps_the_contract(players, seed):
 @pytest.mark.parametrize(("players", "seed"), CASES[::5])
 def test_forfeits_end_the_match_or_let_play_go_on(players, seed):
     forfeits_end_the_match_or_let_play_go_on(NIM, players, seed)
+
+
+# The contract's option variants cover choice options; Nim's options are numbers and a list,
+# so their telling values are named here.
+VARIANTS = [{"max_take": 1}, {"max_take": 3}, {"heaps": [1]}, {"heaps": [15] * 6},
+            {"heaps": [2, 9], "max_take": 4, "first_seat": 1}]
+
+
+@pytest.mark.parametrize("config", VARIANTS, ids=lambda config: json.dumps(config))
+@pytest.mark.parametrize("players", [2, 3])
+def test_every_option_keeps_the_contract(config, players):
+    for seed in SEEDS[:3]:
+        option_keeps_the_contract(NIM, config, players, seed)
 
 
 def test_engine_describes_itself():

@@ -17,6 +17,7 @@ from typing import Any
 
 from games.kit.protocol import (
     JSON,
+    EngineBase,
     GameOver,
     IllegalMove,
     InvalidConfig,
@@ -80,7 +81,7 @@ def most_from(state: State, heap: int) -> int:
     return size if state.max_take is None else min(size, state.max_take)
 
 
-class NimEngine:
+class NimEngine(EngineBase[State, Take]):
     """The Nim rules (see the module docstring). Stateless: one instance serves every match."""
 
     slug = "nim"
@@ -169,7 +170,7 @@ class NimEngine:
             raise IllegalMove(f"Take at most {state.max_take} objects.", rule="nim.too_many",
                               max_take=state.max_take)
 
-    def apply(self, state: State, seat: Seat, move: Take) -> Transition:
+    def apply(self, state: State, seat: Seat, move: Take) -> Transition[State]:
         """Play a validated move (call :meth:`validate` first, or use ``apply_checked``)."""
         heaps = list(state.heaps)
         heaps[move.heap] -= move.count
@@ -192,10 +193,10 @@ class NimEngine:
         return [Take(heap, count) for heap in range(len(state.heaps))
                 for count in range(1, most_from(state, heap) + 1)]
 
-    def system_step(self, state: State) -> Transition | None:
+    def system_step(self, state: State) -> Transition[State] | None:
         return None
 
-    def forfeit(self, state: State, seat: Seat) -> Transition:
+    def forfeit(self, state: State, seat: Seat) -> Transition[State]:
         if state.reason is not None:
             raise GameOver("The match is over.")
         if not _whole(seat) or not 0 <= seat < state.num_players or seat in state.left:
@@ -211,7 +212,7 @@ class NimEngine:
             events.append(self._ended_event(after))
         return Transition(after, tuple(events))
 
-    def end_stalemate(self, state: State) -> Transition:
+    def end_stalemate(self, state: State) -> Transition[State]:
         """Nim is never played in real time, so the server's idle stall guard never ends a Nim
         match: being asked to is a bug in the caller, and no result is invented for it."""
         raise NotImplementedError("Nim matches never run in real time, so none ends as an "
