@@ -7,10 +7,10 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import CursorPagination, StrictSerializer, error_responses
+from config.api import StrictSerializer, cursor_pagination, error_responses
 from games import selectors, services
 from games.api import schemas
-from games.catalog import engines
+from games.api.schemas import GAME_SLUGS, GameField
 
 DAYS_PER_TURN = (1, 2, 3, 5, 7, 14)
 MAX_HOURS_PER_TURN = 72
@@ -20,31 +20,18 @@ class GameListApi(APIView):
     @extend_schema(operation_id="games_list",
                    responses={200: schemas.GameSerializer(many=True), **error_responses()})
     def get(self, request):
-        return Response([
-            {"slug": slug, "name": engine.name, "min_players": engine.min_players,
-             "max_players": engine.max_players,
-             "options": [option.as_dict() for option in engine.options]}
-            for slug, engine in sorted(engines().items())
-        ])
+        return Response(selectors.game_list())
 
 
 class BotListApi(APIView):
-    class OutputSerializer(serializers.Serializer):
-        username = serializers.CharField()
-        game = serializers.CharField(source="bot_game")
-        level = serializers.IntegerField(source="bot_level")
-        description = serializers.CharField(source="bot_description")
-        rating = serializers.IntegerField(allow_null=True)
-        provisional = serializers.BooleanField()
-
     @extend_schema(operation_id="bots_list",
-                   parameters=[OpenApiParameter("game", str, enum=sorted(engines()))],
-                   responses={200: OutputSerializer(many=True), **error_responses(400)})
+                   parameters=[OpenApiParameter("game", str, enum=GAME_SLUGS)],
+                   responses={200: schemas.BotSerializer(many=True), **error_responses(400)})
     def get(self, request):
         game = request.query_params.get("game")
         if game is not None:
             selectors.game_engine(game)
-        return Response(self.OutputSerializer(selectors.bot_list(game=game), many=True).data)
+        return Response(selectors.bot_list(game=game))
 
 
 class SeatInputSerializer(StrictSerializer):
@@ -80,11 +67,8 @@ def turn_seconds(time_control: dict | None) -> int | None:
     return time_control["hours_per_turn"] * 3600
 
 
-class MatchPagination(CursorPagination):
-    ordering = ("-created_at", "-id")
-    page_size = 25
-    page_size_query_param = "limit"
-    max_page_size = 100
+MatchPagination = cursor_pagination("MatchPagination", ordering=("-created_at", "-id"),
+                                    page_size=25, max_page_size=100)
 
 
 class MatchListCreateApi(APIView):
@@ -94,23 +78,25 @@ class MatchListCreateApi(APIView):
         class Meta:
             ref_name = "MatchCreate"
 
-        game = serializers.ChoiceField(choices=sorted(engines()))
+        game = GameField()
         players = serializers.IntegerField(required=False, min_value=1, max_value=4)
         config = serializers.DictField(required=False, default=dict)
-        seats = SeatInputSerializer(many=True, required=False, min_length=1, max_length=4)
+        seats = SeatInputSerializer(many=True, required=False,  # type: ignore[call-arg]
+                                    min_length=1, max_length=4)
         rated = serializers.BooleanField(required=False, default=True)
         time_control = TimeControlSerializer(required=False, allow_null=True, help_text=(
             "Correspondence clock; omit or null for a casual match without deadlines."))
 
     class FilterSerializer(StrictSerializer):
-        game = serializers.ChoiceField(choices=sorted(engines()), required=False)
+        game = GameField(required=False)
         status = serializers.ChoiceField(choices=["open", "active", "finished", "aborted"],
                                          required=False)
         scope = serializers.ChoiceField(choices=["mine", "open", "all"], required=False,
                                         default="mine")
         my_turn = serializers.BooleanField(required=False, default=False)
         cursor = serializers.CharField(required=False)
-        limit = serializers.IntegerField(required=False, min_value=1, max_value=100)
+        limit = serializers.IntegerField(required=False, min_value=1,
+                                         max_value=MatchPagination.max_page_size)
 
     @extend_schema(operation_id="matches_create", request=InputSerializer,
                    responses={201: schemas.MatchDetailSerializer, **error_responses(400)})
@@ -131,13 +117,14 @@ class MatchListCreateApi(APIView):
     @extend_schema(
         operation_id="matches_list",
         parameters=[
-            OpenApiParameter("game", str, enum=sorted(engines())),
+            OpenApiParameter("game", str, enum=GAME_SLUGS),
             OpenApiParameter("status", str, enum=["open", "active", "finished", "aborted"]),
             OpenApiParameter("scope", str, enum=["mine", "open", "all"],
                              description="mine (default): my seats; open: joinable; all."),
             OpenApiParameter("my_turn", bool),
             OpenApiParameter("cursor", str),
-            OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 100}),
+            OpenApiParameter("limit", {"type": "integer", "minimum": 1,
+                                       "maximum": MatchPagination.max_page_size}),
         ],
         responses={200: schemas.MatchSummarySerializer(many=True),
                    **error_responses(400, 404)},
@@ -146,11 +133,9 @@ class MatchListCreateApi(APIView):
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         values = {k: v for k, v in filters.validated_data.items() if k not in ("cursor", "limit")}
-        queryset = selectors.match_list(user=request.user, **values)
-        paginator = MatchPagination()
-        page = paginator.paginate_queryset(queryset, request, view=self)
-        return paginator.get_paginated_response(
-            [selectors.match_summary(match, request.user) for match in page])
+        return MatchPagination.respond(
+            selectors.match_list(user=request.user, **values), request, self,
+            lambda page: [selectors.match_summary(match, request.user) for match in page])
 
 
 class MatchDetailApi(APIView):
@@ -229,10 +214,8 @@ class MatchMoveApi(APIView):
         filters = self.LogFilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         match = selectors.match_access(user=request.user, match_id=match_id)
-        moves = selectors.match_moves_for_user(match=match, user=request.user,
-                                               **filters.validated_data)
-        after = moves[-1]["seq"] if moves else filters.validated_data["after"]
-        return Response({"moves": moves, "next_after": after, "version": match.version})
+        return Response(selectors.match_move_log(match=match, user=request.user,
+                                                 **filters.validated_data))
 
 
 class MatchMovePreviewApi(APIView):

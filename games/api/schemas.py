@@ -1,93 +1,135 @@
-"""Response shapes of the games API, for the OpenAPI schema and its contract test."""
+"""The games API's shapes for the OpenAPI schema: a serializer per response shape, derived from
+its one declaration in ``games.selectors.shapes``; and the game field and enum of requests,
+which read the game registry when used, so a game registered at run time is a valid choice."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints, is_typeddict
 
 from rest_framework import serializers
 
 from config.api import schema_serializer
+from games.catalog import engines
+from games.selectors import shapes
 
-PlayerRefSerializer = schema_serializer("PlayerRef", {
-    "username": serializers.CharField(),
-    "is_bot": serializers.BooleanField(),
-})
+# --------------------------------------------------------------------------- game slugs
 
-SeatSerializer = schema_serializer("Seat", {
-    "index": serializers.IntegerField(),
-    "player": PlayerRefSerializer(allow_null=True),
-    "joined": serializers.BooleanField(help_text="False for an invitation not yet accepted."),
-    "to_act": serializers.BooleanField(),
-    "forfeited": serializers.BooleanField(),
-    "rank": serializers.IntegerField(allow_null=True),
-    "score": serializers.FloatField(allow_null=True),
-})
 
-_summary_fields = {
-    "id": serializers.UUIDField(),
-    "game": serializers.CharField(),
-    "status": serializers.ChoiceField(choices=["open", "active", "finished", "aborted"]),
-    "players": serializers.IntegerField(),
-    "rated": serializers.BooleanField(),
-    "version": serializers.IntegerField(help_text="+1 per recorded transition."),
-    "turn_seconds": serializers.IntegerField(allow_null=True),
-    "deadline": serializers.DateTimeField(allow_null=True),
-    "created_at": serializers.DateTimeField(),
-    "updated_at": serializers.DateTimeField(),
-    "seats": SeatSerializer(many=True),
-    "to_act": serializers.ListField(child=serializers.IntegerField()),
-    "your_seat": serializers.IntegerField(allow_null=True),
-    "is_your_turn": serializers.BooleanField(),
-    "invitation_pending": serializers.BooleanField(
-        help_text="A seat is reserved for you: join to accept, or decline."),
-    "outcome": serializers.JSONField(allow_null=True),
+class RegisteredGames(Sequence[str]):
+    """The slugs of the registered games, sorted, read from the registry on every use: an
+    ``enum`` for ``OpenApiParameter`` that follows games registered after import."""
+
+    def _slugs(self) -> list[str]:
+        return sorted(engines())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._slugs()[index]
+
+    def __len__(self) -> int:
+        return len(engines())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._slugs())
+
+
+GAME_SLUGS = RegisteredGames()
+
+
+class GameField(serializers.ChoiceField):
+    """The slug of a registered game. The choices are read from the registry when the field is
+    built, and DRF builds a serializer's fields afresh for each serializer instance (from the
+    declared ones), so for each request validated and each schema generated."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=list(GAME_SLUGS), **kwargs)
+
+
+# --------------------------------------------------------------------------- response shapes
+
+_SCALARS: dict[Any, type[serializers.Field]] = {
+    int: serializers.IntegerField,
+    float: serializers.FloatField,
+    bool: serializers.BooleanField,
+    str: serializers.CharField,
+    datetime: serializers.DateTimeField,
 }
+_FORMATS: dict[str, type[serializers.Field]] = {"uuid": serializers.UUIDField}
+_SERIALIZERS: dict[type, type[serializers.Serializer]] = {}
 
-MatchSummarySerializer = schema_serializer("MatchSummary", _summary_fields)
 
-MatchDetailSerializer = schema_serializer("MatchDetail", {
-    **_summary_fields,
-    "config": serializers.JSONField(),
-    "started_at": serializers.DateTimeField(allow_null=True),
-    "finished_at": serializers.DateTimeField(allow_null=True),
-    "view": serializers.JSONField(allow_null=True,
-                                  help_text="The game as the caller's seat sees it."),
-    "legal_moves": serializers.JSONField(allow_null=True,
-                                         help_text="The caller's legal moves, compact form."),
-    "seed": serializers.CharField(allow_null=True, help_text="Revealed once the match is over."),
-})
+def serializer_for(shape: type, component: str | None = None) -> type[serializers.Serializer]:
+    """The output serializer of a shape: one class per shape, so one schema component, named
+    ``component`` or else as the shape."""
+    serializer = _SERIALIZERS.get(shape)
+    if serializer is None:
+        hints = get_type_hints(shape, include_extras=True)
+        serializer = schema_serializer(component or shape.__name__, {
+            name: _field(hint) for name, hint in hints.items()})
+        _SERIALIZERS[shape] = serializer
+    elif component is not None and serializer.__name__ != f"{component}Serializer":
+        raise ValueError(f"{shape.__name__} already has the component {serializer.__name__}.")
+    return serializer
 
-MoveResultSerializer = schema_serializer("MoveResult", {
-    "seq": serializers.IntegerField(),
-    "events": serializers.ListField(child=serializers.DictField()),
-    "match": MatchDetailSerializer(),
-})
 
-PreviewSerializer = schema_serializer("MovePreview", {
-    "legal": serializers.BooleanField(),
-    "events": serializers.ListField(child=serializers.DictField()),
-    "view": serializers.JSONField(allow_null=True, help_text=(
-        "The caller's view after the move; null when the move would end the match (the "
-        "events then carry the result).")),
-})
+def _field(hint: Any) -> serializers.Field:
+    options: dict[str, Any] = {}
+    choices: tuple[str, ...] | None = None
+    field_format: str | None = None
+    while True:
+        if get_origin(hint) is Annotated:
+            hint, *marks = get_args(hint)
+            for mark in marks:
+                if isinstance(mark, shapes.Doc):
+                    options["help_text"] = mark.text
+                elif isinstance(mark, shapes.OneOf):
+                    choices = mark.values
+                elif isinstance(mark, shapes.Format):
+                    field_format = mark.name
+                else:
+                    raise TypeError(f"Unknown mark {mark!r} on a shape field.")
+        elif get_origin(hint) in (Union, types.UnionType) and type(None) in get_args(hint):
+            rest = [arg for arg in get_args(hint) if arg is not type(None)]
+            if len(rest) != 1:
+                raise TypeError(f"Unsupported union {hint!r} in a shape.")
+            options["allow_null"] = True
+            hint = rest[0]
+        else:
+            break
+    origin = get_origin(hint)
+    if is_typeddict(hint):
+        return serializer_for(hint)(**options)
+    if origin is list:
+        (item,) = get_args(hint)
+        if is_typeddict(item):
+            return serializer_for(item)(many=True, **options)
+        return serializers.ListField(child=_field(item), **options)
+    if origin is dict:
+        return serializers.DictField(**options)
+    if hint is Any:
+        return serializers.JSONField(**options)
+    if choices is not None:
+        return serializers.ChoiceField(choices=list(choices), **options)
+    if field_format is not None:
+        return _FORMATS[field_format](**options)
+    if hint in _SCALARS:
+        return _SCALARS[hint](**options)
+    raise TypeError(f"Unsupported type {hint!r} in a shape.")
 
-MoveLogEntrySerializer = schema_serializer("MoveLogEntry", {
-    "seq": serializers.IntegerField(),
-    "kind": serializers.ChoiceField(choices=["move", "system", "forfeit"]),
-    "seat": serializers.IntegerField(allow_null=True),
-    "player": PlayerRefSerializer(allow_null=True),
-    "payload": serializers.JSONField(allow_null=True,
-                                     help_text="Null when hidden from the caller."),
-    "events": serializers.ListField(child=serializers.DictField()),
-    "created_at": serializers.DateTimeField(),
-})
 
-MoveLogSerializer = schema_serializer("MoveLog", {
-    "moves": MoveLogEntrySerializer(many=True),
-    "next_after": serializers.IntegerField(help_text="Pass as `after` for the next page."),
-    "version": serializers.IntegerField(),
-})
-
-GameSerializer = schema_serializer("Game", {
-    "slug": serializers.CharField(),
-    "name": serializers.CharField(),
-    "min_players": serializers.IntegerField(),
-    "max_players": serializers.IntegerField(),
-    "options": serializers.ListField(child=serializers.DictField()),
-})
+PlayerRefSerializer = serializer_for(shapes.PlayerRef)
+SeatSerializer = serializer_for(shapes.Seat)
+MatchSummarySerializer = serializer_for(shapes.MatchSummary)
+MatchDetailSerializer = serializer_for(shapes.MatchDetail)
+MoveResultSerializer = serializer_for(shapes.MoveResult)
+PreviewSerializer = serializer_for(shapes.MovePreview)
+MoveLogEntrySerializer = serializer_for(shapes.MoveLogEntry)
+MoveLogSerializer = serializer_for(shapes.MoveLog)
+MatchEventsSerializer = serializer_for(shapes.MatchEvents)
+UserEventSerializer = serializer_for(shapes.UserEvent)
+UserEventFeedSerializer = serializer_for(shapes.UserEventFeed)
+GameSerializer = serializer_for(shapes.Game)
+# The bot list's component has always been called "Output".
+BotSerializer = serializer_for(shapes.Bot, "Output")

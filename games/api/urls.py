@@ -1,9 +1,9 @@
 from django.urls import path
 
 from games.api import boards as board_svg
+from games.api import events as longpoll
 from games.api import matches as apis
 from games.api import players
-from games.live import longpoll
 
 app_name = "games"
 

@@ -11,7 +11,7 @@ selectors, so redaction and access rules are exactly those of the synchronous en
 
 These are not DRF views (DRF would run them in a thread): authentication (``Authorization:
 Token <key>`` only), parameter validation and the error envelope are done here, and the OpenAPI
-schema comes from stand-in DRF views that only declare it (``_documented_by``).
+schema comes from stand-in DRF views that only declare it (``games.api.events``).
 
 Database reads run in threads only for as long as they read. Under ASGI they go to a small pool
 of their own (LONG_POLL_DB_THREADS, default 4: one PostgreSQL connection per pool thread);
@@ -34,21 +34,17 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.renderers import JSONRenderer
-from rest_framework.views import APIView
 
 from accounts.authentication import CachedTokenAuthentication
 from accounts.models import User
-from config.api import ErrorSerializer, StrictSerializer, schema_serializer
+from config.api import StrictSerializer
 from config.exceptions import ApplicationError, envelope
 from config.throttling import LongPollRateThrottle
 from games import selectors
-from games.api.schemas import MoveLogEntrySerializer
 from games.live import hub as events_hub
-from games.models import Match, UserEvent
+from games.models import Match
 from games.selectors import feeds
 
 T = TypeVar("T")
@@ -159,7 +155,8 @@ class _ThrottledCaller:
 def _throttle_wait(request: HttpRequest, user: User) -> float | None:
     """None when the caller is within its long-poll budget, else the seconds until it is."""
     throttle = LongPollRateThrottle()
-    if throttle.allow_request(_ThrottledCaller(request, user), None):
+    caller: Any = _ThrottledCaller(request, user)  # all the throttle reads of a DRF request
+    if throttle.allow_request(caller, None):  # type: ignore[arg-type]
         return None
     return throttle.wait() or 1.0
 
@@ -238,111 +235,16 @@ async def _prepare(request: HttpRequest,
     return user, params.validated_data
 
 
-# --------------------------------------------------------------------------- schema stand-ins
-
-MatchEventsSerializer = schema_serializer("MatchEvents", {
-    "moves": MoveLogEntrySerializer(many=True),
-    "next_after": serializers.IntegerField(help_text="Pass as `after` in the next request."),
-    "version": serializers.IntegerField(),
-    "status": serializers.ChoiceField(choices=Match.Status.values),
-})
-
-UserEventSerializer = schema_serializer("UserEvent", {
-    "id": serializers.IntegerField(),
-    "type": serializers.ChoiceField(choices=UserEvent.Type.values),
-    "match": serializers.UUIDField(allow_null=True),
-    "game": serializers.CharField(allow_null=True),
-    "data": serializers.DictField(help_text=(
-        "Depends on the type: e.g. `version` and `deadline` (your_turn), `rank` and `reason` "
-        "(match_finished), `before` and `after` (rating_changed), `by` (invited).")),
-    "created_at": serializers.DateTimeField(),
-})
-
-UserEventFeedSerializer = schema_serializer("UserEventFeed", {
-    "events": UserEventSerializer(many=True),
-    "next_after": serializers.IntegerField(help_text="Pass as `after` in the next request."),
-})
-
-def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    descriptions = {400: "Invalid query parameter (validation_error).",
-                    401: "Missing or invalid credentials.",
-                    404: "Not found, or not visible to the caller."}
-    return {status: OpenApiResponse(ErrorSerializer, description=descriptions[status])
-            for status in statuses}
-
-
-class MatchEventsSchema(APIView):
-    """Declares ``match_events`` for the OpenAPI schema; never serves a request."""
-
-    authentication_classes = [TokenAuthentication]
-
-    @extend_schema(
-        operation_id="matches_events",
-        summary="Long-poll the match's move log",
-        description=(
-            "The entries of the move log (redacted for the caller, as in `GET .../moves`) with "
-            "`seq > after`. When there are none and `wait` > 0, the answer waits until the "
-            "match changes or `wait` seconds pass, then answers what is there (possibly "
-            "nothing). It answers at once when the match is over, and when its status changes "
-            "(an open match starts, a match is aborted). Token authentication only."),
-        parameters=[MatchEventsParams],
-        responses={200: MatchEventsSerializer, **_errors(400, 401, 404)},
-    )
-    def get(self, request, match_id):  # pragma: no cover - the async view serves requests
-        raise NotImplementedError
-
-
-class UserEventsSchema(APIView):
-    """Declares ``user_events`` for the OpenAPI schema; never serves a request."""
-
-    authentication_classes = [TokenAuthentication]
-
-    @extend_schema(
-        operation_id="me_events",
-        summary="Long-poll the caller's event feed",
-        description=(
-            "The caller's feed entries with `id > after`, oldest first: invited, "
-            "invitation_declined, match_started, your_turn, deadline_soon, timed_out, "
-            "match_finished, match_aborted, rating_changed. When there are none and `wait` > "
-            "0, the answer waits for the next entry or `wait` seconds. Token authentication "
-            "only."),
-        parameters=[FeedParams],
-        responses={200: UserEventFeedSerializer, **_errors(400, 401)},
-    )
-    def get(self, request):  # pragma: no cover - the async view serves requests
-        raise NotImplementedError
-
-
-def _documented_by(schema_view: type[APIView]) -> Callable[[Callable], Callable]:
-    """drf-spectacular lists URL callbacks whose ``cls`` is a DRF view and reads the schema
-    from that class; Django still calls the async function itself. ``long_poll`` lets the
-    ASGI router (``games.live.asgi``) recognise these views."""
-
-    def decorate(view: Callable) -> Callable:
-        view.cls = schema_view  # type: ignore[attr-defined]
-        view.initkwargs = {}  # type: ignore[attr-defined]
-        view.long_poll = True  # type: ignore[attr-defined]
-        return view
-
-    return decorate
+def _long_poll_view(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a view for the ASGI router (``games.live.asgi``), which sends its requests to the
+    long-poll handler."""
+    view.long_poll = True  # type: ignore[attr-defined]
+    return view
 
 
 # --------------------------------------------------------------------------- the views
 
-def _match_again(previous: Match | None, user: User, match_id: UUID) -> Match:
-    """The match through ``match_access``, except when a waiting request reads it again and it
-    was and still is active: an active match is visible to its seats alone and no seat changes
-    hands while it is active, so the access decision and the seats read before still hold and
-    only the version needs reading (one small query instead of the whole row and the seats)."""
-    if previous is not None and previous.status == Match.Status.ACTIVE:
-        row = Match.objects.filter(id=match_id).values("version", "status").first()
-        if row is not None and row["status"] == Match.Status.ACTIVE:
-            previous.version = row["version"]
-            return previous
-    return selectors.match_access(user=user, match_id=match_id)
-
-
-@_documented_by(MatchEventsSchema)
+@_long_poll_view
 async def match_events(request: HttpRequest, match_id: UUID) -> HttpResponse:
     prepared = await _prepare(request, MatchEventsParams)
     if isinstance(prepared, HttpResponse):
@@ -352,15 +254,11 @@ async def match_events(request: HttpRequest, match_id: UUID) -> HttpResponse:
     seen: dict[str, Match] = {}
 
     def read() -> tuple[bytes, bool]:
-        match = _match_again(seen.get("match"), user, match_id)
+        match = selectors.match_reread(previous=seen.get("match"), user=user, match_id=match_id)
         first = seen.setdefault("first", match)
         seen["match"] = match
-        moves = (selectors.match_moves_for_user(match=match, user=user, after=after,
-                                                limit=limit)
-                 if match.version > after else [])
-        ready = bool(moves) or not match.is_running or match.status != first.status
-        body = {"moves": moves, "next_after": moves[-1]["seq"] if moves else after,
-                "version": match.version, "status": match.status}
+        body = selectors.match_events(match=match, user=user, after=after, limit=limit)
+        ready = bool(body["moves"]) or not match.is_running or match.status != first.status
         return _render(body), ready
 
     try:
@@ -370,7 +268,7 @@ async def match_events(request: HttpRequest, match_id: UUID) -> HttpResponse:
         return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
 
 
-@_documented_by(UserEventsSchema)
+@_long_poll_view
 async def user_events(request: HttpRequest) -> HttpResponse:
     prepared = await _prepare(request, FeedParams)
     if isinstance(prepared, HttpResponse):
@@ -379,9 +277,8 @@ async def user_events(request: HttpRequest) -> HttpResponse:
     after, limit = params["after"], params["limit"]
 
     def read() -> tuple[bytes, bool]:
-        events = feeds.user_events_after(user=user, after=after, limit=limit)
-        body = {"events": events, "next_after": feeds.feed_next_after(events, after)}
-        return _render(body), bool(events)
+        body = feeds.user_event_feed(user=user, after=after, limit=limit)
+        return _render(body), bool(body["events"])
 
     return await _long_poll(request, channel=events_hub.user_channel(user.id),
                             wait=params["wait"], read=read)

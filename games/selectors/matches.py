@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from accounts.models import User
 from games.catalog import engines, games, get_engine
@@ -15,6 +15,7 @@ from games.exceptions import MatchNotFound, UnknownGame
 from games.kit.protocol import Engine, events_for
 from games.models import Match, Move, Rating, Seat
 from games.ratings import is_provisional
+from games.selectors import shapes
 
 PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
 
@@ -61,7 +62,8 @@ def match_loaded(match_id: UUID | str, seats: QuerySet[Seat] | None = None) -> M
     match = rows[0].match
     for seat in rows:
         seat.match = match
-    match._prefetched_seats = rows  # type: ignore[attr-defined]
+    # The same list a ``seats_prefetch()`` would have left there.
+    setattr(match, SEATS_ATTR, rows)
     return match
 
 
@@ -74,16 +76,24 @@ def match_visible(match: Match, user: User) -> bool:
     return open_seat or match.status in PUBLIC_STATUSES
 
 
+# Where a match read through ``seats_prefetch()`` or ``match_loaded`` keeps its seats.
+SEATS_ATTR = "seat_list"
+
+
+def seats_prefetch() -> Prefetch[Any]:
+    """For ``prefetch_related``: each match's seats with their players, in index order, in one
+    query for all the matches, kept where ``match_seats`` finds them."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"),
+                    to_attr=SEATS_ATTR)
+
+
 def match_seats(match: Match) -> list[Seat]:
     """The match's seats (with their players) in index order, read at most once per match
-    object: from ``match_access``, a ``prefetch_related("seats__user")``, or one query."""
-    seats = getattr(match, "_prefetched_seats", None)
+    object: from ``match_access``, a ``seats_prefetch()``, or else one query here."""
+    seats: list[Seat] | None = getattr(match, SEATS_ATTR, None)
     if seats is None:
-        prefetched = getattr(match, "_prefetched_objects_cache", {}).get("seats")
-        seats = list(prefetched) if prefetched is not None else list(
-            match.seats.select_related("user").order_by("index"))
-        seats.sort(key=lambda seat: seat.index)
-        match._prefetched_seats = seats  # type: ignore[attr-defined]
+        prefetch_related_objects([match], seats_prefetch())
+        seats = getattr(match, SEATS_ATTR)
     return seats
 
 
@@ -105,13 +115,13 @@ def seat_of(match: Match, user: User) -> Seat | None:
     return next((seat for seat in match_seats(match) if seat.user_id == user.id), None)
 
 
-def _player(user: User | None) -> dict[str, Any] | None:
+def _player(user: User | None) -> shapes.PlayerRef | None:
     if user is None:
         return None
     return {"username": user.username, "is_bot": user.is_bot}
 
 
-def seat_summary(seat: Seat, actors: Iterable[int]) -> dict[str, Any]:
+def seat_summary(seat: Seat, actors: Iterable[int]) -> shapes.Seat:
     return {
         "index": seat.index,
         "player": _player(seat.user),
@@ -123,7 +133,7 @@ def seat_summary(seat: Seat, actors: Iterable[int]) -> dict[str, Any]:
     }
 
 
-def match_summary(match: Match, user: User) -> dict[str, Any]:
+def match_summary(match: Match, user: User) -> shapes.MatchSummary:
     """What lists show of a match: no game view, no hidden state."""
     seats = match_seats(match)
     mine = next((seat for seat in seats if seat.user_id == user.id), None)
@@ -148,39 +158,57 @@ def match_summary(match: Match, user: User) -> dict[str, Any]:
     }
 
 
-def match_detail(match: Match, user: User) -> dict[str, Any]:
+def match_detail(match: Match, user: User) -> shapes.MatchDetail:
     """The caller's view of a match: the summary plus the game as the caller's seat sees it."""
-    data = match_summary(match, user)
-    data["config"] = match.config
-    data["started_at"] = match.started_at
-    data["finished_at"] = match.finished_at
+    summary = match_summary(match, user)
     view = None
     legal_moves = None
     if match.state is not None:
         engine = get_engine(match.game)
-        view = engine.view(engine.load(match.state), data["your_seat"])
+        view = engine.view(engine.load(match.state), summary["your_seat"])
         legal_moves = view.pop("legal_moves", None)
-    data["view"] = view
-    # Whatever the engine offers the caller's seat now: the moves of a seat that must act, and
-    # also those of one that may act without having to (take back a Nimalia placement).
-    data["legal_moves"] = legal_moves if match.status == Match.Status.ACTIVE else None
-    data["seed"] = match.seed if match.status in PUBLIC_STATUSES else None
-    return data
+    return {
+        **summary,
+        "config": match.config,
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
+        "view": view,
+        # Whatever the engine offers the caller's seat now: the moves of a seat that must act,
+        # and also those of one that may act without having to (take back a Nimalia placement).
+        "legal_moves": legal_moves if match.status == Match.Status.ACTIVE else None,
+        "seed": match.seed if match.status in PUBLIC_STATUSES else None,
+    }
 
 
-def bot_list(*, game: str | None = None) -> list[User]:
+def game_list() -> list[shapes.Game]:
+    """The registered games, by slug, with the options a match of each takes."""
+    return [{"slug": slug, "name": engine.name, "min_players": engine.min_players,
+             "max_players": engine.max_players,
+             "options": [option.as_dict() for option in engine.options]}
+            for slug, engine in engines().items()]
+
+
+def bot_list(*, game: str | None = None) -> list[shapes.Bot]:
     """Bot accounts with a policy behind them, each with its rating in its own game."""
-    bots = User.objects.filter(is_bot=True, is_active=True).order_by("bot_game", "bot_level")
+    accounts = User.objects.filter(is_bot=True, is_active=True).order_by("bot_game", "bot_level")
     if game:
-        bots = bots.filter(bot_game=game)
-    bots = [bot for bot in bots
+        accounts = accounts.filter(bot_game=game)
+    bots = [bot for bot in accounts
             if bot.bot_game in games() and bot.bot_level in games()[bot.bot_game].policies]
     ratings = {(r.user_id, r.game): r for r in Rating.objects.filter(user__in=bots)}
+    result: list[shapes.Bot] = []
     for bot in bots:
+        assert bot.bot_level is not None  # a level with a policy
         rating = ratings.get((bot.id, bot.bot_game))
-        bot.rating = rating.display if rating else None
-        bot.provisional = is_provisional(rating.sigma) if rating else True
-    return bots
+        result.append({
+            "username": bot.username,
+            "game": bot.bot_game,
+            "level": bot.bot_level,
+            "description": bot.bot_description,
+            "rating": rating.display if rating else None,
+            "provisional": is_provisional(rating.sigma) if rating else True,
+        })
+    return result
 
 
 def match_list(*, user: User, game: str | None = None, status: str | None = None,
@@ -200,7 +228,7 @@ def match_list(*, user: User, game: str | None = None, status: str | None = None
         queryset = queryset.filter(game=game)
     if status:
         queryset = queryset.filter(status=status)
-    return queryset.distinct().prefetch_related("seats__user")
+    return queryset.distinct().prefetch_related(seats_prefetch())
 
 
 def matches_awaiting(*, user: User) -> list[UUID]:
@@ -224,7 +252,7 @@ def match_inbox(*, user: User) -> list[Match]:
              .select_related("match"))
     matches = [seat.match for seat in seats]
     to_act = {seat.match_id for seat in seats if seat.index in seat.match.actors}
-    _prefetch_seats(matches)
+    prefetch_related_objects(matches, seats_prefetch())
     far = float("inf")
     matches.sort(key=lambda m: (m.id not in to_act,
                                 m.deadline.timestamp() if m.deadline else far,
@@ -234,22 +262,13 @@ def match_inbox(*, user: User) -> list[Match]:
 
 def invitations_for(*, user: User) -> list[Match]:
     """Open matches with a seat reserved for me that I have not accepted yet, oldest first."""
-    matches = list(Match.objects.filter(status=Match.Status.OPEN, seats__user=user,
-                                        seats__joined_at__isnull=True).order_by("created_at"))
-    _prefetch_seats(matches)
-    return matches
-
-
-def _prefetch_seats(matches: Iterable[Match]) -> None:
-    by_id = {match.id: match for match in matches}
-    for match in by_id.values():
-        match._prefetched_seats = []  # type: ignore[attr-defined]
-    for seat in Seat.objects.filter(match_id__in=by_id).select_related("user").order_by("index"):
-        by_id[seat.match_id]._prefetched_seats.append(seat)  # type: ignore[attr-defined]
+    return list(Match.objects.filter(status=Match.Status.OPEN, seats__user=user,
+                                     seats__joined_at__isnull=True)
+                .order_by("created_at").prefetch_related(seats_prefetch()))
 
 
 def match_moves_for_user(*, match: Match, user: User, after: int = 0,
-                         limit: int = 100) -> list[dict[str, Any]]:
+                         limit: int = 100) -> list[shapes.MoveLogEntry]:
     """The move log as the caller may see it: other seats' private moves and events redacted
     while the match runs."""
     engine = get_engine(match.game)
@@ -258,7 +277,7 @@ def match_moves_for_user(*, match: Match, user: User, after: int = 0,
     revealed = match.status in PUBLIC_STATUSES
     moves = (Move.objects.filter(match=match, seq__gt=after).select_related("user")
              .order_by("seq")[:limit])
-    result = []
+    result: list[shapes.MoveLogEntry] = []
     for move in moves:
         hidden = (not revealed and engine.private_moves and move.kind == Move.Kind.MOVE
                   and move.seat != viewer)
@@ -272,3 +291,35 @@ def match_moves_for_user(*, match: Match, user: User, after: int = 0,
             "created_at": move.created_at,
         })
     return result
+
+
+def match_move_log(*, match: Match, user: User, after: int = 0,
+                   limit: int = 100) -> shapes.MoveLog:
+    """A page of the move log as the caller may see it (``match_moves_for_user``), with the
+    cursor for the next page."""
+    moves = match_moves_for_user(match=match, user=user, after=after, limit=limit)
+    return {"moves": moves, "next_after": moves[-1]["seq"] if moves else after,
+            "version": match.version}
+
+
+def match_events(*, match: Match, user: User, after: int = 0,
+                 limit: int = 100) -> shapes.MatchEvents:
+    """The long-poll answer about a match: the move log after ``after`` as the caller may see
+    it, and the match's version and status."""
+    moves = (match_moves_for_user(match=match, user=user, after=after, limit=limit)
+             if match.version > after else [])
+    return {"moves": moves, "next_after": moves[-1]["seq"] if moves else after,
+            "version": match.version, "status": match.status}
+
+
+def match_reread(*, previous: Match | None, user: User, match_id: UUID) -> Match:
+    """The match through ``match_access``, except when a waiting request reads it again and it
+    was and still is active: an active match is visible to its seats alone and no seat changes
+    hands while it is active, so the access decision and the seats read before still hold and
+    only the version needs reading (one small query instead of the whole row and the seats)."""
+    if previous is not None and previous.status == Match.Status.ACTIVE:
+        row = Match.objects.filter(id=match_id).values("version", "status").first()
+        if row is not None and row["status"] == Match.Status.ACTIVE:
+            previous.version = row["version"]
+            return previous
+    return match_access(user=user, match_id=match_id)

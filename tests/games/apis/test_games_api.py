@@ -1,9 +1,13 @@
-"""GET /api/games: the catalogue of games and their options."""
+"""GET /api/games: the catalogue of games and their options; games registered at run time."""
 
 import pytest
+from django.urls import get_resolver
+from drf_spectacular.generators import SchemaGenerator
 
 from games.catalog import engines
+from games.kit.registry import register, unregister
 from tests.factories import BotFactory
+from tests.games.helpers import create_match
 from tests.games.matchplay import assert_error
 
 pytestmark = pytest.mark.django_db
@@ -49,3 +53,51 @@ def test_bots_lists_the_bot_accounts_with_a_policy(client_for, alice):
 
 def test_bots_refuses_an_unknown_game(client_for, alice):
     assert_error(client_for(alice).get("/api/bots?game=chess"), 400, "unknown_game")
+
+
+@pytest.fixture
+def late_game():
+    """Nim registered once the server is loaded (every view module imported), as a game added
+    to a running server; unregistered afterwards."""
+    from tests.fourth_game.nim import SPEC
+
+    get_resolver().url_patterns  # noqa: B018  (imports every view module)
+    spec = register(SPEC)
+    yield spec
+    unregister(spec.slug)
+
+
+def test_a_game_registered_at_run_time_is_a_choice_of_every_game_field(client_for, alice,
+                                                                       late_game):
+    client = client_for(alice)
+    assert [g["slug"] for g in client.get("/api/games").json()] == sorted(engines())
+    assert "nim" in engines()
+    created = create_match(client, game="nim")
+    assert created["game"] == "nim" and created["status"] == "open"
+    listed = client.get("/api/matches?game=nim")
+    assert listed.status_code == 200
+    assert [m["id"] for m in listed.json()["results"]] == [created["id"]]
+    assert client.get("/api/bots?game=nim").status_code == 200
+    assert client.get("/api/leaderboards/nim").status_code == 200
+
+
+def test_an_unknown_game_is_still_refused_with_a_game_registered_at_run_time(client_for, alice,
+                                                                             late_game):
+    client = client_for(alice)
+    body = assert_error(client.post("/api/matches", {"game": "chess"}, format="json"), 400,
+                        "validation_error")
+    assert body["extra"]["fields"] == {"game": ['"chess" is not a valid choice.']}
+    body = assert_error(client.get("/api/matches?game=chess"), 400, "validation_error")
+    assert body["extra"]["fields"] == {"game": ['"chess" is not a valid choice.']}
+
+
+def test_the_schema_lists_a_game_registered_at_run_time(late_game):
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    games = sorted(engines())
+    assert "nim" in games
+    assert schema["components"]["schemas"]["GameEnum"]["enum"] == games
+    for path, operation in (("/api/matches", "get"), ("/api/bots", "get"),
+                            ("/api/leaderboards/{game}", "get")):
+        (game,) = [p for p in schema["paths"][path][operation]["parameters"]
+                   if p["name"] == "game"]
+        assert game["schema"]["enum"] == games, path

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from games.api.boards import state_at
 from games.catalog import get_engine
 from games.models import Match
+from games.selectors.boards import state_at
 from games.services import match_system_step_run
 from tests.factories import BotFactory
 from tests.games.helpers import create_match

@@ -1,0 +1,80 @@
+"""The OpenAPI schema of the long-poll endpoints (``games.live.longpoll``).
+
+Those views are async functions, not DRF views; drf-spectacular lists URL callbacks whose
+``cls`` is a DRF view and reads the schema from that class, so each long-poll view is given a
+stand-in DRF view here that only declares its schema, and Django still calls the function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.views import APIView
+
+from accounts.authentication import CachedTokenAuthentication
+from config.api import ErrorSerializer
+from games.api.schemas import MatchEventsSerializer, UserEventFeedSerializer
+from games.live import longpoll
+
+
+def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    descriptions = {400: "Invalid query parameter (validation_error).",
+                    401: "Missing or invalid credentials.",
+                    404: "Not found, or not visible to the caller."}
+    return {status: OpenApiResponse(ErrorSerializer, description=descriptions[status])
+            for status in statuses}
+
+
+class MatchEventsSchema(APIView):
+    """Declares ``longpoll.match_events`` for the OpenAPI schema; never serves a request."""
+
+    authentication_classes = [CachedTokenAuthentication]
+
+    @extend_schema(
+        operation_id="matches_events",
+        summary="Long-poll the match's move log",
+        description=(
+            "The entries of the move log (redacted for the caller, as in `GET .../moves`) with "
+            "`seq > after`. When there are none and `wait` > 0, the answer waits until the "
+            "match changes or `wait` seconds pass, then answers what is there (possibly "
+            "nothing). It answers at once when the match is over, and when its status changes "
+            "(an open match starts, a match is aborted). Token authentication only."),
+        parameters=[longpoll.MatchEventsParams],
+        responses={200: MatchEventsSerializer, **_errors(400, 401, 404)},
+    )
+    def get(self, request, match_id):  # pragma: no cover - the async view serves requests
+        raise NotImplementedError
+
+
+class UserEventsSchema(APIView):
+    """Declares ``longpoll.user_events`` for the OpenAPI schema; never serves a request."""
+
+    authentication_classes = [CachedTokenAuthentication]
+
+    @extend_schema(
+        operation_id="me_events",
+        summary="Long-poll the caller's event feed",
+        description=(
+            "The caller's feed entries with `id > after`, oldest first: invited, "
+            "invitation_declined, match_started, your_turn, deadline_soon, timed_out, "
+            "match_finished, match_aborted, rating_changed. When there are none and `wait` > "
+            "0, the answer waits for the next entry or `wait` seconds. Token authentication "
+            "only."),
+        parameters=[longpoll.FeedParams],
+        responses={200: UserEventFeedSerializer, **_errors(400, 401)},
+    )
+    def get(self, request):  # pragma: no cover - the async view serves requests
+        raise NotImplementedError
+
+
+def documented_by(view: Callable[..., Any], schema_view: type[APIView]) -> Callable[..., Any]:
+    """The view itself, its schema read from ``schema_view``."""
+    view.cls = schema_view  # type: ignore[attr-defined]
+    view.initkwargs = {}  # type: ignore[attr-defined]
+    return view
+
+
+match_events = documented_by(longpoll.match_events, MatchEventsSchema)
+user_events = documented_by(longpoll.user_events, UserEventsSchema)

@@ -1,0 +1,117 @@
+"""Reads for the board picture (``GET /api/matches/{id}/board.svg``): what the caller's seat sees
+of the current position, or of a past one replayed from the move log once the match is over.
+
+Either way the picture is drawn from ``engine.view(state, seat)`` alone, so it hides what the
+view hides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from accounts.models import User
+from config.exceptions import Conflict
+from games.catalog import get_engine
+from games.exceptions import MatchNotStarted
+from games.kit.protocol import Engine, EngineError, State, apply_checked
+from games.kit.render import REVISION
+from games.models import Match, Move
+from games.selectors.matches import PUBLIC_STATUSES, match_seats, seat_of
+
+
+class ReplayNotAvailable(Conflict):
+    code = "replay_not_available"
+    default_message = ("Past positions are drawn only once the match is over; leave out seq "
+                       "for the current one.")
+
+
+class ReplayBroken(RuntimeError):
+    """The move log does not replay through the rules: a server bug, never the caller's."""
+
+
+@dataclass(frozen=True)
+class BoardPicture:
+    """What to draw: the viewer's view, the seats' player names, and its cache validator."""
+
+    game: str
+    view: dict[str, Any]
+    names: list[str | None]
+    etag: str
+    past: bool
+
+
+def board_etag(match: Match, seq: int | None) -> str:
+    """The match detail's ETag, marked as this picture (and its position, for ``?seq``) and
+    the renderer's revision, so a new renderer is never served from an old cache entry."""
+    mark = f"svg{REVISION}" if seq is None else f"svg{REVISION}-seq{seq}"
+    return f'{match.etag[:-1]}-{mark}"'
+
+
+def board_check(match: Match, seq: int | None) -> None:
+    """Refuse what cannot be drawn: a match not started, a past position of a running match.
+    (Whether ``seq`` is one of the match's positions, 0 to its version, is the caller's to
+    check: it is a matter of the request.)"""
+    if match.state is None:
+        raise MatchNotStarted("The match has not started: there is no board to draw yet.")
+    if seq is not None and match.status not in PUBLIC_STATUSES:
+        raise ReplayNotAvailable(status=match.status)
+
+
+def board_picture(*, match: Match, user: User, seq: int | None = None) -> BoardPicture:
+    """The caller's view to draw: of the current position, or (only once the match is over)
+    of the position after move ``seq``. The caller's seat is found as for the match detail;
+    anyone else gets the spectator view."""
+    board_check(match, seq)
+    engine = get_engine(match.game)
+    mine = seat_of(match, user)
+    viewer = mine.index if mine else None
+    if seq is None or seq == match.version:
+        assert match.state is not None  # board_check refuses a match not started
+        state = engine.load(match.state)
+    else:
+        state = state_at(match, engine, seq)
+    view = engine.view(state, viewer)
+    view.pop("legal_moves", None)  # not drawn; and only ever the caller's own
+    names = [seat.user.username if seat.user is not None else None
+             for seat in match_seats(match)]
+    return BoardPicture(game=match.game, view=view, names=names,
+                        etag=board_etag(match, seq), past=seq is not None)
+
+
+def state_at(match: Match, engine: Engine, seq: int) -> State:
+    """The state after move ``seq``: the match's first state from its seed, then the log's
+    moves, system steps and forfeits up to ``seq`` through the engine, as they were recorded."""
+    if not 0 <= seq <= match.version:
+        raise ValueError(f"Match {match.id} has positions 0 to {match.version}, not {seq}.")
+    state = engine.initial_state(num_players=match.num_players, config=match.config,
+                                 seed=match.seed)
+    moves = (Move.objects.filter(match=match, seq__lte=seq).order_by("seq")
+             .only("seq", "kind", "seat", "payload"))
+    for move in moves:
+        try:
+            state = _replayed(engine, state, move)
+        except (EngineError, ValueError, KeyError, TypeError) as exc:
+            raise ReplayBroken(f"Move {move.seq} of match {match.id} does not replay: "
+                               f"{exc}") from exc
+    return state
+
+
+def _replayed(engine: Engine, state: State, move: Move) -> State:
+    if move.kind == Move.Kind.SYSTEM:
+        payload = move.payload if isinstance(move.payload, dict) else {}
+        if payload.get("reason") == "idle":
+            # The server's stall guard for real-time matches (deadlines.match_deadline_expire).
+            return engine.end_stalemate(state).state  # type: ignore[attr-defined]
+        transition = engine.system_step(state)
+        if transition is None:
+            raise ValueError("a system step was recorded where none was due")
+        return transition.state
+    if move.kind not in (Move.Kind.MOVE, Move.Kind.FORFEIT):
+        raise ValueError(f"unknown move kind {move.kind!r}")
+    seat = move.seat
+    if seat is None:
+        raise ValueError(f"a {move.kind} without a seat")
+    if move.kind == Move.Kind.MOVE:
+        return apply_checked(engine, state, seat, engine.parse_move(move.payload)).state
+    return engine.forfeit(state, seat).state

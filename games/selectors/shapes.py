@@ -1,0 +1,186 @@
+"""The response shapes of the games API, each declared once as a ``TypedDict``.
+
+Selectors and services build these dicts (the type checker holds every literal to its shape),
+the views answer them as they are, and ``games.api.schemas`` derives the OpenAPI serializers from
+the same declarations: the schema component of a shape has the shape's name, its fields in the
+declared order, all of them required. A field's type says how the schema shows it:
+
+* ``int``, ``float``, ``bool``, ``str``, ``datetime``: the scalar; ``X | None``: nullable;
+* ``Any``: any JSON value; ``dict[str, Any]``: a JSON object; ``list[X]``: an array of X;
+* another shape: its component (``list[Shape]``: an array of them);
+* ``Annotated[X, Doc("...")]`` adds a description, ``Annotated[str, OneOf(values)]`` makes an
+  enum, ``Annotated[str, UUID_TEXT]`` a string in UUID format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Annotated, Any, TypedDict
+
+from games import models
+
+
+@dataclass(frozen=True)
+class Doc:
+    """The description of a field in the schema."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class OneOf:
+    """The values a text field may take, in the order the schema lists them."""
+
+    values: tuple[str, ...]
+
+    def __init__(self, values: Iterable[str]) -> None:
+        object.__setattr__(self, "values", tuple(values))
+
+
+@dataclass(frozen=True)
+class Format:
+    """The format of a text field (``uuid``)."""
+
+    name: str
+
+
+UUID_TEXT = Format("uuid")
+MATCH_STATUS = OneOf(models.Match.Status.values)
+MOVE_KIND = OneOf(models.Move.Kind.values)
+EVENT_TYPE = OneOf(models.UserEvent.Type.values)
+
+
+class PlayerRef(TypedDict):
+    username: str
+    is_bot: bool
+
+
+class Seat(TypedDict):
+    index: int
+    player: PlayerRef | None
+    joined: Annotated[bool, Doc("False for an invitation not yet accepted.")]
+    to_act: bool
+    forfeited: bool
+    rank: int | None
+    score: float | None
+
+
+class MatchSummary(TypedDict):
+    """What lists show of a match: no game view, no hidden state."""
+
+    id: Annotated[str, UUID_TEXT]
+    game: str
+    status: Annotated[str, MATCH_STATUS]
+    players: int
+    rated: bool
+    version: Annotated[int, Doc("+1 per recorded transition.")]
+    turn_seconds: int | None
+    deadline: datetime | None
+    created_at: datetime
+    updated_at: datetime
+    seats: list[Seat]
+    to_act: list[int]
+    your_seat: int | None
+    is_your_turn: bool
+    invitation_pending: Annotated[bool, Doc(
+        "A seat is reserved for you: join to accept, or decline.")]
+    outcome: Any | None
+
+
+class MatchDetail(MatchSummary):
+    """The caller's view of a match: the summary plus the game as the caller's seat sees it."""
+
+    config: Any
+    started_at: datetime | None
+    finished_at: datetime | None
+    view: Annotated[Any | None, Doc("The game as the caller's seat sees it.")]
+    legal_moves: Annotated[Any | None, Doc("The caller's legal moves, compact form.")]
+    seed: Annotated[str | None, Doc("Revealed once the match is over.")]
+
+
+class MoveResult(TypedDict):
+    """The answer to a recorded move."""
+
+    seq: int
+    events: list[dict[str, Any]]
+    match: MatchDetail
+
+
+class MovePreview(TypedDict):
+    """The answer to a dry run of a move."""
+
+    legal: bool
+    events: list[dict[str, Any]]
+    view: Annotated[Any | None, Doc(
+        "The caller's view after the move; null when the move would end the match (the "
+        "events then carry the result).")]
+
+
+class MoveLogEntry(TypedDict):
+    seq: int
+    kind: Annotated[str, MOVE_KIND]
+    seat: int | None
+    player: PlayerRef | None
+    payload: Annotated[Any | None, Doc("Null when hidden from the caller.")]
+    events: list[dict[str, Any]]
+    created_at: datetime
+
+
+class MoveLog(TypedDict):
+    """A page of the move log."""
+
+    moves: list[MoveLogEntry]
+    next_after: Annotated[int, Doc("Pass as `after` for the next page.")]
+    version: int
+
+
+class MatchEvents(TypedDict):
+    """A long-poll answer about a match: the move log after a seq, and where the match is."""
+
+    moves: list[MoveLogEntry]
+    next_after: Annotated[int, Doc("Pass as `after` in the next request.")]
+    version: int
+    status: Annotated[str, MATCH_STATUS]
+
+
+class UserEvent(TypedDict):
+    """One entry of a player's event feed."""
+
+    id: int
+    type: Annotated[str, EVENT_TYPE]
+    match: Annotated[str | None, UUID_TEXT]
+    game: str | None
+    data: Annotated[dict[str, Any], Doc(
+        "Depends on the type: e.g. `version` and `deadline` (your_turn), `rank` and `reason` "
+        "(match_finished), `before` and `after` (rating_changed), `by` (invited).")]
+    created_at: datetime
+
+
+class UserEventFeed(TypedDict):
+    """A long-poll answer about the caller's feed."""
+
+    events: list[UserEvent]
+    next_after: Annotated[int, Doc("Pass as `after` in the next request.")]
+
+
+class Bot(TypedDict):
+    """A bot account that plays, with its rating in its own game."""
+
+    username: str
+    game: str
+    level: int
+    description: str
+    rating: int | None
+    provisional: bool
+
+
+class Game(TypedDict):
+    """A game of the catalogue, with the options a match of it takes."""
+
+    slug: str
+    name: str
+    min_players: int
+    max_players: int
+    options: list[dict[str, Any]]
