@@ -9,7 +9,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import CursorPagination, StrictSerializer, error_responses, schema_serializer
+from config.api import StrictSerializer, cursor_pagination, error_responses, schema_serializer
 from games.catalog import engines
 from games.selectors import game_engine
 from games.selectors import players as selectors
@@ -56,11 +56,8 @@ class GamePathSchema(AutoSchema):
         return [game, *super().get_override_parameters()]
 
 
-class HistoryPagination(CursorPagination):
-    ordering = ("-at", "-id")
-    page_size = 50
-    page_size_query_param = "limit"
-    max_page_size = 200
+HistoryPagination = cursor_pagination("HistoryPagination", ordering=("-at", "-id"),
+                                      page_size=50, max_page_size=200)
 
 
 class RatingHistoryApi(APIView):
@@ -106,17 +103,13 @@ class RatingHistoryApi(APIView):
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         values = {k: v for k, v in filters.validated_data.items() if k in ("since", "until")}
-        queryset = selectors.rating_history(user=user, game=game, **values)
-        paginator = HistoryPagination()
-        page = paginator.paginate_queryset(queryset, request, view=self)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        return HistoryPagination.respond(
+            selectors.rating_history(user=user, game=game, **values), request, self,
+            lambda page: self.OutputSerializer(page, many=True).data)
 
 
-class LeaderboardPagination(CursorPagination):
-    ordering = ("-display", "id")
-    page_size = 50
-    page_size_query_param = "limit"
-    max_page_size = 200
+LeaderboardPagination = cursor_pagination("LeaderboardPagination", ordering=("-display", "id"),
+                                          page_size=50, max_page_size=200)
 
 
 class LeaderboardApi(APIView):
@@ -146,6 +139,6 @@ class LeaderboardApi(APIView):
     def get(self, request, game: str):
         game_engine(game)
         self.FilterSerializer(data=request.query_params.dict()).is_valid(raise_exception=True)
-        paginator = LeaderboardPagination()
-        page = paginator.paginate_queryset(selectors.leaderboard(game=game), request, view=self)
-        return paginator.get_paginated_response(self.OutputSerializer(page, many=True).data)
+        return LeaderboardPagination.respond(
+            selectors.leaderboard(game=game), request, self,
+            lambda page: self.OutputSerializer(page, many=True).data)
