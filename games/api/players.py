@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -10,7 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import StrictSerializer, cursor_pagination, error_responses, schema_serializer
-from games.catalog import engines
+from games.api.schemas import GAME_SLUGS
 from games.selectors import game_engine
 from games.selectors import players as selectors
 
@@ -47,13 +46,8 @@ class PlayerDetailApi(APIView):
         return Response(selectors.player_profile(user=user))
 
 
-class GamePathSchema(AutoSchema):
-    """The schema of a view under ``.../{game}``: the ``game`` path parameter lists the games
-    registered when the schema is built, so a game registered after import is listed too."""
-
-    def get_override_parameters(self):
-        game = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=sorted(engines()))
-        return [game, *super().get_override_parameters()]
+# The registry's games when the schema is built, so a game registered later is listed too.
+GAME_PATH_PARAMETER = OpenApiParameter("game", str, OpenApiParameter.PATH, enum=GAME_SLUGS)
 
 
 HistoryPagination = cursor_pagination("HistoryPagination", ordering=("-at", "-id"),
@@ -62,7 +56,6 @@ HistoryPagination = cursor_pagination("HistoryPagination", ordering=("-at", "-id
 
 class RatingHistoryApi(APIView):
     pagination_class = HistoryPagination  # so the schema shows the paginated envelope
-    schema = GamePathSchema()
 
     class FilterSerializer(StrictSerializer):
         since = serializers.DateTimeField(required=False)
@@ -87,6 +80,7 @@ class RatingHistoryApi(APIView):
     @extend_schema(
         operation_id="player_rating_history",
         parameters=[
+            GAME_PATH_PARAMETER,
             OpenApiParameter("since", OpenApiTypes.DATETIME,
                              description="ISO-8601; changes at or after it."),
             OpenApiParameter("until", OpenApiTypes.DATETIME,
@@ -114,7 +108,6 @@ LeaderboardPagination = cursor_pagination("LeaderboardPagination", ordering=("-d
 
 class LeaderboardApi(APIView):
     pagination_class = LeaderboardPagination  # so the schema shows the paginated envelope
-    schema = GamePathSchema()
 
     class FilterSerializer(StrictSerializer):
         limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
@@ -132,7 +125,8 @@ class LeaderboardApi(APIView):
         games_played = serializers.IntegerField()
 
     @extend_schema(operation_id="leaderboard",
-                   parameters=[OpenApiParameter("limit", {"type": "integer", "minimum": 1,
+                   parameters=[GAME_PATH_PARAMETER,
+                               OpenApiParameter("limit", {"type": "integer", "minimum": 1,
                                                           "maximum": 200}),
                                OpenApiParameter("cursor", str)],
                    responses={200: OutputSerializer(many=True), **error_responses(400, 404)})
