@@ -8,28 +8,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import StrictSerializer, cursor_pagination, error_responses, schema_serializer
-from games.api.schemas import GAME_SLUGS
-from games.selectors import game_engine
+from config.api import StrictSerializer, cursor_pagination, error_responses
+from games.api.schemas import GAME_SLUGS, serializer_for
+from games.selectors import game_engine, shapes
 from games.selectors import players as selectors
 
-RatingSerializer = schema_serializer("Rating", {
-    "game": serializers.CharField(),
-    "rating": serializers.IntegerField(help_text="Display rating: 1500 + 60 * (mu - 25)."),
-    "mu": serializers.FloatField(),
-    "sigma": serializers.FloatField(),
-    "games_played": serializers.IntegerField(),
-    "provisional": serializers.BooleanField(),
-})
-
-PlayerSerializer = schema_serializer("Player", {
-    "username": serializers.CharField(),
-    "is_bot": serializers.BooleanField(),
-    "bot_game": serializers.CharField(allow_null=True),
-    "bot_level": serializers.IntegerField(allow_null=True),
-    "date_joined": serializers.DateTimeField(),
-    "ratings": RatingSerializer(many=True),
-})
+RatingSerializer = serializer_for(shapes.Rating)
+PlayerSerializer = serializer_for(shapes.Player)
 
 
 class MeApi(APIView):

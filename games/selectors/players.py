@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.db.models import QuerySet
 
@@ -11,6 +10,7 @@ from accounts.exceptions import PlayerNotFound
 from accounts.models import User
 from games import ratings
 from games.models import Rating, RatingChange
+from games.selectors import shapes
 
 
 def player_get(*, username: str) -> User:
@@ -22,7 +22,7 @@ def player_get(*, username: str) -> User:
     return user
 
 
-def rating_summary(rating: Rating) -> dict[str, Any]:
+def rating_summary(rating: Rating) -> shapes.Rating:
     return {
         "game": rating.game,
         "rating": rating.display,
@@ -33,7 +33,7 @@ def rating_summary(rating: Rating) -> dict[str, Any]:
     }
 
 
-def player_profile(*, user: User) -> dict[str, Any]:
+def player_profile(*, user: User) -> shapes.Player:
     return {
         "username": user.username,
         "is_bot": user.is_bot,

@@ -184,3 +184,25 @@ class Game(TypedDict):
     min_players: int
     max_players: int
     options: list[dict[str, Any]]
+
+
+class Rating(TypedDict):
+    """A player's current rating in one game."""
+
+    game: str
+    rating: Annotated[int, Doc("Display rating: 1500 + 60 * (mu - 25).")]
+    mu: float
+    sigma: float
+    games_played: int
+    provisional: bool
+
+
+class Player(TypedDict):
+    """A player (a person or a bot) with a rating per game played."""
+
+    username: str
+    is_bot: bool
+    bot_game: str | None
+    bot_level: int | None
+    date_joined: datetime
+    ratings: list[Rating]

@@ -17,10 +17,3 @@ def first_nibble_take(legal_moves: dict[str, Any]) -> dict[str, Any]:
     colour = sorted(takeable, key=int)[0]
     return {"take": [takeable[colour][0]]}
 
-
-def greedy_nibble_take(legal_moves: dict[str, Any]) -> dict[str, Any]:
-    """Every takeable disc of the colour with the most takeable discs, one at a time if a
-    group take would split the board (the test then falls back to a single disc)."""
-    takeable = legal_moves["takeable"]
-    colour = max(sorted(takeable, key=int), key=lambda c: len(takeable[c]))
-    return {"take": [takeable[colour][0]]}
