@@ -14,8 +14,13 @@ from collections.abc import Iterable, Mapping
 import grimp
 import pytest
 
+from games.catalog import games
+
 ROOTS = ("games", "accounts", "config")
-PURE = ["games.kit", "games.nibble", "games.nimble", "games.nimalia", "games.catalog"]
+# The kit, the catalog and the package of every registered game (a new game is checked as soon
+# as it is registered).
+PURE = ["games.kit", "games.catalog", *sorted(
+    {spec.engine.__module__.rpartition(".")[0] for spec in games().values()})]
 FORBIDDEN_FOR_PURE = [
     "django", "rest_framework", "celery", "kombu", "drf_spectacular", "redis", "psycopg",
     "games.models", "games.exceptions", "games.services", "games.selectors", "games.api",
