@@ -137,6 +137,18 @@ SPECTACULAR_SETTINGS = {
 # Throttle counters live in the cache: set CACHE_URL (e.g. redis://...) when several processes
 # serve the API so they share one budget per caller.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# Redis on the request path (this cache, the long-poll wake-ups of games.live.hub) must connect
+# and answer within these seconds, or it counts as away: the process then leaves it alone for
+# REDIS_RETRY_SECONDS (config.outages), the cache answering from process memory meanwhile
+# (config.cache), so an outage, even a hanging Redis, never fails or stalls a request.
+REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=0.25)
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.25)
+REDIS_RETRY_SECONDS = env.float("REDIS_RETRY_SECONDS", default=5.0)
+if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+    CACHES["default"]["BACKEND"] = "config.cache.FallbackRedisCache"
+    CACHES["default"]["OPTIONS"] = {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                                    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                                    **CACHES["default"].get("OPTIONS", {})}
 
 # Celery. With no broker configured the embedded default is a filesystem broker under var/,
 # so `make run` needs neither Redis nor RabbitMQ and still runs real worker processes.

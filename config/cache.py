@@ -1,0 +1,77 @@
+"""The cache on Redis, kept answering while Redis is away.
+
+The cache holds the throttles' counters (config.throttling), shared by every process serving
+the API. When Redis refuses, errors or hangs, Django's ``RedisCache`` raises, and every
+throttled request, which is every API request, would answer 500. ``FallbackRedisCache`` answers
+from a memory of this process instead: throttle budgets are then counted per process (a
+caller may get up to one budget per process, never an unlimited one, so the anonymous budget
+still slows down password guessing during an outage). The switch is a circuit breaker
+(config.outages): a Redis that is down costs one failed call per REDIS_RETRY_SECONDS and
+process, and with short socket timeouts (REDIS_CONNECT_TIMEOUT, REDIS_SOCKET_TIMEOUT, set in
+the settings' CACHES block) a hanging one costs one short timeout, not a hung request. When
+Redis answers again the shared counters are used again; what was counted in memory is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.cache.backends.locmem import LocMemCache
+from django.core.cache.backends.redis import RedisCache
+
+from config.outages import Breaker
+
+logger = logging.getLogger(__name__)
+
+# Entries the in-process stand-in keeps (one per throttled caller and scope).
+FALLBACK_MAX_ENTRIES = 10_000
+
+
+def _fallback_method(name: str) -> Any:
+    def method(self: FallbackRedisCache, *args: Any, **kwargs: Any) -> Any:
+        if self.breaker.allow():
+            try:
+                result = getattr(super(FallbackRedisCache, self), name)(*args, **kwargs)
+            except Exception as exc:  # noqa: BLE001 - any Redis failure: use the stand-in
+                self.breaker.failed(exc)
+            else:
+                self.breaker.succeeded()
+                return result
+        return getattr(self.fallback, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"RedisCache.{name}, or the in-process stand-in's while Redis is away."
+    return method
+
+
+class FallbackRedisCache(RedisCache):
+    """Django's ``RedisCache`` that, while Redis fails, answers from process memory (see the
+    module docstring). A connection Redis dropped (it restarted) is retried once at once on a
+    new connection before that counts as a failure."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        import redis
+
+        options = {"retry_on_error": [redis.ConnectionError], **params.get("OPTIONS", {})}
+        super().__init__(server, {**params, "OPTIONS": options})
+        self.breaker = Breaker(f"cache Redis at {self._servers[0].rsplit('@', 1)[-1]}",
+                               logger=logger, fallback="answering from this process's memory")
+        self.fallback = LocMemCache(f"fallback-{id(self)}", {
+            "TIMEOUT": params.get("TIMEOUT", 300),
+            "OPTIONS": {"MAX_ENTRIES": FALLBACK_MAX_ENTRIES},
+            "KEY_PREFIX": params.get("KEY_PREFIX", ""),
+            "VERSION": params.get("VERSION", 1),
+        })
+
+    add = _fallback_method("add")
+    get = _fallback_method("get")
+    set = _fallback_method("set")
+    touch = _fallback_method("touch")
+    delete = _fallback_method("delete")
+    get_many = _fallback_method("get_many")
+    has_key = _fallback_method("has_key")
+    incr = _fallback_method("incr")
+    set_many = _fallback_method("set_many")
+    delete_many = _fallback_method("delete_many")
+    clear = _fallback_method("clear")
