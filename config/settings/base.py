@@ -5,6 +5,8 @@ from pathlib import Path
 
 import environ
 
+from config.database import database_settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -65,15 +67,13 @@ TEMPLATES = [
 ]
 
 _SQLITE_URL = f"sqlite:///{VAR_DIR / 'boardpost.sqlite3'}"
-DATABASES = {"default": env.db("DATABASE_URL", default=_SQLITE_URL)}
-DATABASES["default"]["ATOMIC_REQUESTS"] = False
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # SQLite serialises writers; wait for the lock instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    # Take the write lock when a transaction begins, so row-locking services serialise.
-    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
+# PostgreSQL connections come from a pool of at most DB_POOL_MAX_SIZE per process (see
+# config.database); DB_POOL=false turns it off. When the database cannot be reached, requests
+# are answered 503 with Retry-After: DB_RETRY_AFTER_SECONDS.
+DATABASES = {
+    "default": database_settings(env, _SQLITE_URL, pool=env.bool("DB_POOL", default=True)),
+}
+DB_RETRY_AFTER_SECONDS = env.int("DB_RETRY_AFTER_SECONDS", default=3)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"

@@ -1,0 +1,126 @@
+"""The database settings, and what the server does when the database cannot be reached.
+
+Connections are bounded per process. On PostgreSQL they come from psycopg 3's connection pool
+(Django's ``OPTIONS["pool"]``): a request (or a long-poll read, or a Celery task) takes one
+from the pool and gives it back when it ends, so a process never holds more than
+``DB_POOL_MAX_SIZE`` connections however many threads it runs. This matters under ASGI, where
+every synchronous request runs in a thread of its own: persistent connections
+(``CONN_MAX_AGE > 0``) would leave one idle connection behind per thread. Without the pool
+(``DB_POOL=false``) connections are closed at the end of each request unless
+``DJANGO_CONN_MAX_AGE`` says otherwise, which is only safe under WSGI.
+
+A request that a database outage interrupts (connection refused, the server closing the
+connection, too many clients, no pooled connection free within ``DB_POOL_TIMEOUT``) is
+answered 503 ``service_unavailable`` with ``Retry-After`` (``config.exceptions``); the broken
+connection is dropped and the next request connects again, so the service recovers by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any
+
+from django.core import checks
+
+logger = logging.getLogger("config.database")
+
+POSTGRESQL = "django.db.backends.postgresql"
+SQLITE = "django.db.backends.sqlite3"
+
+
+def database_settings(env: Any, default_url: str, *, pool: bool) -> dict[str, Any]:
+    """The ``default`` entry of DATABASES, from DATABASE_URL and the DB_* variables; the pool
+    only on PostgreSQL and only when ``pool`` is true."""
+    config: dict[str, Any] = env.db("DATABASE_URL", default=default_url)
+    config["ATOMIC_REQUESTS"] = False
+    options = config.setdefault("OPTIONS", {})
+    if config["ENGINE"] == SQLITE:
+        # SQLite serialises writers; wait for the lock instead of failing at once.
+        options["timeout"] = 20
+        config["CONN_MAX_AGE"] = 0
+        # Take the write lock when a transaction begins, so row-locking services serialise.
+        options["transaction_mode"] = "IMMEDIATE"
+        return config
+    if config["ENGINE"] == POSTGRESQL:
+        # A connection attempt to an unreachable server gives up after this many seconds.
+        options.setdefault("connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
+    if config["ENGINE"] == POSTGRESQL and pool:
+        # Pooled connections go back to the pool when a request ends (the pool requires
+        # CONN_MAX_AGE = 0), and the pool checks one before handing it out, so a connection
+        # the server closed (a restart) is replaced instead of failing a request.
+        config["CONN_MAX_AGE"] = 0
+        config["CONN_HEALTH_CHECKS"] = True
+        options["pool"] = {
+            "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
+            "max_size": env.int("DB_POOL_MAX_SIZE", default=10),
+            # Seconds a request waits for a free connection before it is answered 503.
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+            # After an outage, a pool slot gives up reconnecting (with growing delays) after
+            # this long and is opened again on demand, so recovery never waits long.
+            "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=5.0),
+            # Idle connections above min_size are closed after this many seconds.
+            "max_idle": env.float("DB_POOL_MAX_IDLE", default=60.0),
+            "name": "default",
+        }
+    else:
+        config["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+def pool_options(alias: str = "default") -> dict[str, Any] | None:
+    """The pool options of a database alias, or None when it has no pool."""
+    from django.conf import settings
+
+    pool = settings.DATABASES[alias].get("OPTIONS", {}).get("pool")
+    return pool if isinstance(pool, dict) else ({} if pool else None)
+
+
+@checks.register("database")
+def check_pool_fits_long_poll(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """The long-poll reads' threads each keep a pooled connection between reads: the pool must
+    leave room for ordinary requests."""
+    from django.conf import settings
+
+    pool = pool_options()
+    threads = getattr(settings, "LONG_POLL_DB_THREADS", 0)
+    if pool is None or pool.get("max_size") is None:
+        return []
+    if pool["max_size"] <= threads:
+        return [checks.Warning(
+            f"DB_POOL_MAX_SIZE ({pool['max_size']}) is not larger than LONG_POLL_DB_THREADS "
+            f"({threads}): long-poll reads can take every pooled connection and leave ordinary "
+            "requests waiting for one.", id="config.W001")]
+    return []
+
+
+class OutageLog:
+    """Logs a database outage once, not once per failing request: the first error after
+    ``quiet_seconds`` without one is logged with its traceback; the errors that follow it
+    within the same outage are only counted, and the count is logged with the next report."""
+
+    def __init__(self, quiet_seconds: float = 30.0) -> None:
+        self.quiet_seconds = quiet_seconds
+        self._lock = threading.Lock()
+        self._last_error: float | None = None
+        self._unlogged = 0
+
+    def record(self, exc: BaseException) -> bool:
+        """Note an error; whether it was logged."""
+        now = time.monotonic()
+        with self._lock:
+            new_outage = self._last_error is None or now - self._last_error > self.quiet_seconds
+            self._last_error = now
+            if not new_outage:
+                self._unlogged += 1
+                return False
+            unlogged, self._unlogged = self._unlogged, 0
+        logger.error("The database is unavailable; answering 503 until it is back "
+                     "(%d more failed requests in the previous outage): %s", unlogged,
+                     str(exc).strip() or type(exc).__name__, exc_info=exc)
+        return True
+
+
+outage_log = OutageLog()
