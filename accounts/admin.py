@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from accounts.models import User
+from accounts.authentication import CachedTokenAuthentication
+from accounts.models import ApiToken, User
 
 
 @admin.register(User)
@@ -11,3 +12,26 @@ class BoardpostUserAdmin(UserAdmin):
     fieldsets = (*UserAdmin.fieldsets, ("Bot", {"fields": ("is_bot", "bot_game", "bot_level",
                                                             "bot_description")}))
 
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    """Tokens can be seen and revoked (deleted) here; keys are never stored, so never shown."""
+
+    list_display = ["user", "name", "prefix", "created", "expires"]
+    search_fields = ["user__username", "name", "prefix"]
+    readonly_fields = ["user", "name", "prefix", "digest", "created", "expires"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def delete_model(self, request, obj):
+        CachedTokenAuthentication.forget_tokens([obj])
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        CachedTokenAuthentication.forget_tokens(list(queryset))
+        super().delete_queryset(request, queryset)

@@ -1,4 +1,5 @@
-"""Accounts API: registration and API tokens."""
+"""Accounts API: registration and API tokens (several named tokens per person, one per device
+or script; each can expire; list them, revoke one or all)."""
 
 from __future__ import annotations
 
@@ -9,13 +10,29 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import selectors, services
+from accounts.exceptions import TokenNotFound
+from accounts.models import ApiToken
 from config.api import StrictSerializer, error_responses, schema_serializer
 
 TokenSerializer = schema_serializer("Token", {
-    "token": serializers.CharField(help_text="Send as `Authorization: Token <token>`."),
+    "token": serializers.CharField(help_text=(
+        "Send as `Authorization: Token <token>`. Shown only this once: only a digest is "
+        "stored.")),
     "username": serializers.CharField(),
 })
+
+TokenInfoSerializer = schema_serializer("TokenInfo", {
+    "id": serializers.IntegerField(),
+    "name": serializers.CharField(),
+    "prefix": serializers.CharField(help_text="The key's first characters."),
+    "created": serializers.DateTimeField(),
+    "expires": serializers.DateTimeField(allow_null=True, help_text="Null: never expires."),
+    "current": serializers.BooleanField(help_text="The token this request was sent with."),
+})
+
+NAME_FIELD = {"max_length": 100, "required": False, "allow_blank": True,
+              "help_text": "What the token is for (a device, a script); shown in the list."}
 
 
 class RegisterApi(APIView):
@@ -32,19 +49,21 @@ class RegisterApi(APIView):
             "3-30 letters, digits, '_', '.' or '-'."))
         password = serializers.CharField(max_length=128, trim_whitespace=False)
         email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
+        token_name = serializers.CharField(**NAME_FIELD)
 
     @extend_schema(operation_id="auth_register", request=InputSerializer,
                    responses={201: TokenSerializer, **error_responses(400, 409)})
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user, token = services.user_register(**data.validated_data)
-        return Response({"token": token.key, "username": user.username},
+        user, issued = services.user_register(**data.validated_data)
+        return Response({"token": issued.key, "username": user.username},
                         status=status.HTTP_201_CREATED)
 
 
 class TokenApi(APIView):
-    """Obtain (POST, with username and password) or revoke (DELETE) the caller's API token."""
+    """Sign in for a new token (POST, with username and password), or revoke every token of
+    the caller (DELETE)."""
 
     class InputSerializer(StrictSerializer):
         class Meta:
@@ -52,6 +71,11 @@ class TokenApi(APIView):
 
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(max_length=128, trim_whitespace=False)
+        name = serializers.CharField(**NAME_FIELD)
+        expires_in_days = serializers.IntegerField(
+            required=False, min_value=1, max_value=36500,
+            help_text="Days until the token expires; at most (and by default) the server's "
+                      "limit.")
 
     def _is_obtain(self) -> bool:
         # drf-spectacular builds its mock request before ``self.request`` is set.
@@ -68,12 +92,39 @@ class TokenApi(APIView):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        token = services.token_obtain(**data.validated_data)
-        return Response({"token": token.key, "username": token.user.username})
+        # The Django request: sign-in limits count by its client address.
+        issued = services.token_obtain(request=request._request, **data.validated_data)
+        return Response({"token": issued.key, "username": issued.user.username})
 
     @extend_schema(operation_id="auth_token_revoke", request=None,
                    responses={204: None, **error_responses()})
     def delete(self, request):
-        services.token_revoke(user=request.user)
+        services.token_revoke_all(user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
+
+class TokenListApi(APIView):
+    @extend_schema(operation_id="auth_tokens_list",
+                   responses={200: TokenInfoSerializer(many=True), **error_responses()})
+    def get(self, request):
+        current = request.auth if isinstance(request.auth, ApiToken) else None
+        return Response(selectors.token_list(user=request.user, current=current))
+
+
+class TokenDetailApi(APIView):
+    @extend_schema(operation_id="auth_tokens_revoke", request=None,
+                   responses={204: None, **error_responses(404)})
+    def delete(self, request, token_id: int):
+        services.token_revoke(user=request.user, token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CurrentTokenApi(APIView):
+    @extend_schema(operation_id="auth_tokens_revoke_current", request=None,
+                   responses={204: None, **error_responses(404)})
+    def delete(self, request):
+        """Revoke the token this request was sent with (sign out on this device only)."""
+        if not isinstance(request.auth, ApiToken):
+            raise TokenNotFound("This request was not sent with an API token.")
+        services.token_revoke(user=request.user, token_id=request.auth.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,9 +1,12 @@
 """API token authentication with a short-lived, per-process memory of recent tokens.
 
-Every API request carries a token; looking it up costs a query. A process remembers the users
-of tokens it saw in the last few seconds (``TOKEN_CACHE_SECONDS``, default 5), so a busy client
-costs one lookup per few seconds instead of one per request. A revoked token or a deactivated
-account is refused everywhere within that many seconds (at once by the process that revoked it).
+A request sends ``Authorization: Token <key>``; the key is looked up by its digest
+(``accounts.models.ApiToken``), and refused once the token has expired or its account is
+inactive. Looking a token up costs a query, so a process remembers the users of tokens it saw
+in the last few seconds (``TOKEN_CACHE_SECONDS``, default 5): a busy client costs one lookup per
+few seconds instead of one per request. A revoked token or a deactivated account is refused
+everywhere within that many seconds (at once by the process that revoked it); an expired token
+is refused at its expiry time.
 """
 
 from __future__ import annotations
@@ -13,28 +16,46 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.utils import timezone
 from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+
+from accounts.models import ApiToken, token_digest
 
 _MAX_ENTRIES = 10_000
 
 
 class CachedTokenAuthentication(TokenAuthentication):
+    model = ApiToken
     _lock = threading.Lock()
+    # key -> (monotonic time the memory ends, user, token)
     _entries: dict[str, tuple[float, Any, Any]] = {}
 
-    def authenticate_credentials(self, key: str):
-        ttl = settings.TOKEN_CACHE_SECONDS
+    def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
         now = time.monotonic()
         entry = self._entries.get(key)
         if entry is not None and entry[0] > now:
             return entry[1], entry[2]
-        user, token = super().authenticate_credentials(key)
+        try:
+            token = ApiToken.objects.select_related("user").get(digest=token_digest(key))
+        except ApiToken.DoesNotExist:
+            raise AuthenticationFailed("Invalid token.") from None
+        remaining = None
+        if token.expires is not None:
+            remaining = (token.expires - timezone.now()).total_seconds()
+            if remaining <= 0:
+                raise AuthenticationFailed("Token has expired.")
+        if not token.user.is_active:
+            raise AuthenticationFailed("User inactive or deleted.")
+        ttl = float(settings.TOKEN_CACHE_SECONDS)
+        if remaining is not None:
+            ttl = min(ttl, remaining)
         if ttl > 0:
             with self._lock:
                 if len(self._entries) >= _MAX_ENTRIES:
                     self._entries.clear()
-                self._entries[key] = (now + ttl, user, token)
-        return user, token
+                self._entries[key] = (now + ttl, token.user, token)
+        return token.user, token
 
     @classmethod
     def forget(cls, key: str | None = None) -> None:
@@ -44,3 +65,13 @@ class CachedTokenAuthentication(TokenAuthentication):
                 cls._entries.clear()
             else:
                 cls._entries.pop(key, None)
+
+    @classmethod
+    def forget_tokens(cls, tokens: list[ApiToken] | Any) -> None:
+        """Drop the remembered entries of these tokens (whose keys are not stored)."""
+        ids = {token.pk for token in tokens}
+        if not ids:
+            return
+        with cls._lock:
+            for key in [key for key, entry in cls._entries.items() if entry[2].pk in ids]:
+                del cls._entries[key]

@@ -25,3 +25,7 @@ class InvalidCredentials(ApplicationError):
 
 class PlayerNotFound(NotFound):
     default_message = "No such player."
+
+
+class TokenNotFound(NotFound):
+    default_message = "No such token."

@@ -1,5 +1,14 @@
-"""Players: people and bots share one user model, so bots sit in seats and are rated like anyone."""
+"""Players: people and bots share one user model, so bots sit in seats and are rated like anyone.
 
+API tokens: a person holds any number of named tokens (one per device or script), each of
+which can expire. Only a digest of each key is stored; the key itself is shown once, when the
+token is created."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
@@ -30,3 +39,25 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.username
 
+
+def token_digest(key: str) -> str:
+    """What is stored of a token key: its SHA-256, hex. Keys are long random strings, so a
+    plain (unsalted, fast) hash is enough to make a leaked table useless."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="api_tokens")
+    name = models.CharField(max_length=100, blank=True, default="")
+    digest = models.CharField(max_length=64, unique=True)
+    # The key's first characters, to tell tokens apart in a list without revealing them.
+    prefix = models.CharField(max_length=8)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created"], name="accounts_token_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.name or self.prefix}"

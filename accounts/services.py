@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from rest_framework.authtoken.models import Token
+from django.http import HttpRequest
+from django.utils import timezone
 
 from accounts.authentication import CachedTokenAuthentication
-from accounts.exceptions import InvalidCredentials, InvalidPassword, UsernameTaken
-from accounts.models import User
+from accounts.exceptions import InvalidCredentials, InvalidPassword, TokenNotFound, UsernameTaken
+from accounts.models import ApiToken, User, token_digest
+
+# What the key of a token starts with, so a leaked key is easy to recognise (and scan for).
+KEY_PREFIX = "bp_"
+
+
+class IssuedToken:
+    """A token just created: its row, and the key, which exists only here and in the answer."""
+
+    def __init__(self, token: ApiToken, key: str) -> None:
+        self.token = token
+        self.key = key
+        self.user: User = token.user
 
 
 @transaction.atomic
-def user_register(*, username: str, password: str, email: str = "") -> tuple[User, Token]:
+def user_register(*, username: str, password: str, email: str = "",
+                  token_name: str = "") -> tuple[User, IssuedToken]:
     if User.objects.filter(username__iexact=username).exists():
         raise UsernameTaken()
     candidate = User(username=username, email=email)
@@ -27,20 +45,68 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
             candidate.save()
     except IntegrityError:
         raise UsernameTaken() from None
-    token = Token.objects.create(user=candidate)
-    return candidate, token
+    return candidate, token_create(candidate, name=token_name)
 
 
-def token_obtain(*, username: str, password: str) -> Token:
-    user = authenticate(username=username, password=password)
-    if user is None or user.is_bot:
+def token_create(user: User, name: str = "", *, expires_in_days: int | None = None,
+                 ) -> IssuedToken:
+    """A new token for ``user``. It expires after ``expires_in_days`` (at most, and by default,
+    API_TOKEN_TTL_DAYS; never when that is 0 and no days are asked for). Beyond
+    API_TOKENS_PER_USER tokens, the oldest are dropped; expired ones are dropped first."""
+    ttl = settings.API_TOKEN_TTL_DAYS
+    days = expires_in_days if expires_in_days is not None else ttl
+    if ttl and days:
+        days = min(days, ttl)
+    now = timezone.now()
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    with transaction.atomic():
+        expired = list(ApiToken.objects.filter(user=user, expires__lte=now))
+        token = ApiToken.objects.create(
+            user=user, name=name, digest=token_digest(key), prefix=key[:8],
+            expires=now + timedelta(days=days) if days else None)
+        dropped = expired + list(
+            ApiToken.objects.filter(user=user).exclude(pk__in=[t.pk for t in expired])
+            .order_by("-created", "-pk")[settings.API_TOKENS_PER_USER:])
+        if dropped:
+            ApiToken.objects.filter(pk__in=[t.pk for t in dropped]).delete()
+    CachedTokenAuthentication.forget_tokens(dropped)
+    return IssuedToken(token, key)
+
+
+def token_obtain(*, request: HttpRequest, username: str, password: str,
+                 name: str = "", expires_in_days: int | None = None) -> IssuedToken:
+    """Sign in: a new token, when the password is right. Wrong passwords count towards the
+    account's and the address's sign-in limits (django-axes, through ``authenticate``)."""
+    user = authenticate(request, username=username, password=password)
+    if user is None or not isinstance(user, User) or user.is_bot:
         raise InvalidCredentials()
-    token, _ = Token.objects.get_or_create(user=user)
-    return token
+    return token_create(user, name, expires_in_days=expires_in_days)
 
 
-def token_revoke(*, user: User) -> None:
-    for key in Token.objects.filter(user=user).values_list("key", flat=True):
-        CachedTokenAuthentication.forget(key)
-    Token.objects.filter(user=user).delete()
+def token_revoke(*, user: User, token_id: int) -> None:
+    """Revoke one of ``user``'s tokens (404 for anyone else's)."""
+    tokens = list(ApiToken.objects.filter(user=user, pk=token_id))
+    if not tokens:
+        raise TokenNotFound()
+    ApiToken.objects.filter(pk=token_id).delete()
+    CachedTokenAuthentication.forget_tokens(tokens)
 
+
+def token_revoke_all(*, user: User) -> None:
+    tokens = list(ApiToken.objects.filter(user=user))
+    ApiToken.objects.filter(user=user).delete()
+    CachedTokenAuthentication.forget_tokens(tokens)
+
+
+def tokens_create_bulk(users: list[User], name: str = "") -> dict[str, str]:
+    """A new token for each of ``users`` in one insert (for load tests and fixtures):
+    ``{username: key}``. Expiry as ``token_create``; no pruning."""
+    ttl = settings.API_TOKEN_TTL_DAYS
+    expires = timezone.now() + timedelta(days=ttl) if ttl else None
+    keys = {user.username: KEY_PREFIX + secrets.token_urlsafe(32) for user in users}
+    ApiToken.objects.bulk_create([
+        ApiToken(user=user, name=name, digest=token_digest(keys[user.username]),
+                 prefix=keys[user.username][:8], expires=expires)
+        for user in users
+    ], batch_size=500)
+    return keys

@@ -7,4 +7,7 @@ app_name = "accounts"
 urlpatterns = [
     path("auth/register", apis.RegisterApi.as_view(), name="register"),
     path("auth/token", apis.TokenApi.as_view(), name="token"),
+    path("auth/tokens", apis.TokenListApi.as_view(), name="tokens"),
+    path("auth/tokens/current", apis.CurrentTokenApi.as_view(), name="token-current"),
+    path("auth/tokens/<int:token_id>", apis.TokenDetailApi.as_view(), name="token-detail"),
 ]

@@ -1,9 +1,9 @@
 """factory_boy factories for the database-backed tests."""
 
 import factory
-from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from accounts.services import token_create
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -28,5 +28,5 @@ class BotFactory(UserFactory):
 
 
 def token_for(user: User) -> str:
-    token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    """A new API token's key for ``user``."""
+    return token_create(user, "test").key

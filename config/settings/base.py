@@ -4,6 +4,7 @@ defaults (SQLite and a broker-free Celery), so a fresh checkout runs with no set
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE
 
 from config.database import database_settings
 
@@ -27,9 +28,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
+    "csp",
     "accounts",
     "games",
     "games.web",
@@ -38,6 +40,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -45,6 +48,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns a sign-in refused for too many failures into the coded 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -82,6 +87,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "accounts.passwords.NotBlankValidator"},
 ]
 
 LANGUAGE_CODE = "en-us"
@@ -120,6 +126,57 @@ REST_FRAMEWORK = {
 
 # Seconds a process remembers an API token's user (accounts.authentication); 0 turns it off.
 TOKEN_CACHE_SECONDS = env.int("TOKEN_CACHE_SECONDS", default=5)
+# A new API token expires after this many days (0: never); a client may ask for less.
+API_TOKEN_TTL_DAYS = env.int("API_TOKEN_TTL_DAYS", default=365)
+# A person holds at most this many tokens; creating one more drops the oldest.
+API_TOKENS_PER_USER = env.int("API_TOKENS_PER_USER", default=50)
+
+# The client address. Requests reach Django either straight from clients (0, the default: the
+# socket's address is the client's, and X-Forwarded-For is ignored) or through this many
+# trusted reverse proxies, each appending to X-Forwarded-For; the address the last of them saw
+# is the client's. Throttles (DRF's NUM_PROXIES), sign-in lockouts and their logs all count by
+# that one address (accounts.clientip.client_ip). Never set it higher than the real number of
+# proxies: a client could then pick its own address by sending X-Forwarded-For.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
+
+# Sign-in protection (django-axes), for the API token endpoint and the admin alike: after
+# SIGNIN_FAILURE_LIMIT wrong passwords for one account (from any address), or from one address
+# (for any accounts), sign-ins are refused with 429 "too_many_attempts" for
+# SIGNIN_COOLOFF_MINUTES.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("SIGNIN_FAILURE_LIMIT", default=10)
+AXES_COOLOFF_TIME = env.float("SIGNIN_COOLOFF_MINUTES", default=15.0) / 60
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_DISABLE_ACCESS_LOG = True
+AXES_CLIENT_IP_CALLABLE = "accounts.clientip.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.signin.lockout_response"
+AXES_SENSITIVE_PARAMETERS = ["password"]
+
+# The admin site (/admin/), behind the same sign-in protection; off when false.
+ADMIN_ENABLED = env.bool("DJANGO_ADMIN_ENABLED", default=True)
+
+# Content-Security-Policy (django-csp): scripts and styles only from this site; the web
+# client's one inline element, its import map, carries the per-response nonce.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    },
+}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import User
+from accounts.models import ApiToken, User, token_digest
 from tests.factories import BotFactory
 from tests.games.matchplay import assert_error
 
@@ -34,7 +33,7 @@ def test_register_answers_a_working_token(api_client):
     user = User.objects.get(username="ada")
     assert user.email == "ada@example.org" and not user.is_bot
     assert user.check_password(GOOD_PASSWORD)
-    assert Token.objects.get(user=user).key == body["token"]
+    assert ApiToken.objects.get(user=user).digest == token_digest(body["token"])
 
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
@@ -103,15 +102,21 @@ def test_register_ignores_a_token_header(api_client, make_user):
 # --------------------------------------------------------------------------- tokens
 
 
-def test_token_obtain_answers_the_users_token(api_client, make_user):
+def test_token_obtain_answers_a_new_token_each_time(api_client, make_user):
     user = make_user(username="ada")
     response = api_client.post(TOKEN, {"username": "ada", "password": "correct-horse-battery"},
                                format="json")
     assert response.status_code == 200, response.json()
-    assert response.json() == {"token": Token.objects.get(user=user).key, "username": "ada"}
+    body = response.json()
+    assert set(body) == {"token", "username"} and body["username"] == "ada"
     again = api_client.post(TOKEN, {"username": "ada", "password": "correct-horse-battery"},
                             format="json")
-    assert again.json()["token"] == response.json()["token"]
+    assert again.json()["token"] != body["token"]
+    assert ApiToken.objects.filter(user=user).count() == 2
+    for key in (body["token"], again.json()["token"]):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+        assert client.get("/api/me").status_code == 200
 
 
 @pytest.mark.parametrize("username, password", [
@@ -149,7 +154,7 @@ def test_token_revoke_ends_the_token(client_for, alice):
     assert client.get("/api/me").status_code == 200
     response = client.delete(TOKEN)
     assert response.status_code == 204
-    assert not Token.objects.filter(user=alice).exists()
+    assert not ApiToken.objects.filter(user=alice).exists()
     assert_error(client.get("/api/me"), 401, "authentication_failed")
 
 

@@ -25,9 +25,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
-from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from accounts.services import token_create
 from games.management.progress import ProgressBar
 
 ROOT = Path(settings.BASE_DIR)
@@ -154,8 +154,7 @@ class Command(BaseCommand):
         users = []
         for n in range(2 * clients):
             user, _ = User.objects.get_or_create(username=f"bench-{n}")
-            token, _ = Token.objects.get_or_create(user=user)
-            users.append((user.username, token.key))
+            users.append((user.username, token_create(user, "bench").key))
 
         port = _free_port()
         env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",

@@ -34,9 +34,9 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections, transaction
-from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from accounts.services import token_create, tokens_create_bulk
 from games.management.progress import ProgressBar
 from games.models import UserEvent
 from games.services import SeatSpec, match_create, match_join
@@ -369,8 +369,7 @@ def _bench_user(username: str) -> tuple[User, str]:
     user = User.objects.filter(username=username).first()
     if user is None:
         user = User.objects.create_user(username=username, password=None)
-    token, _ = Token.objects.get_or_create(user=user)
-    return user, token.key
+    return user, token_create(user, "bench").key
 
 
 class Scenario:
@@ -457,10 +456,7 @@ class FeedScenario(Scenario):
             user.set_unusable_password()
         User.objects.bulk_create(missing, batch_size=500)
         users = list(User.objects.filter(username__in=names))
-        have = set(Token.objects.filter(user__in=users).values_list("user_id", flat=True))
-        Token.objects.bulk_create([Token(user=user, key=Token.generate_key())
-                                   for user in users if user.id not in have], batch_size=500)
-        tokens = dict(Token.objects.filter(user__in=users).values_list("user__username", "key"))
+        tokens = tokens_create_bulk(users, "bench")
         self.user_ids = [user.id for user in users]
         self.tokens = [tokens[name] for name in names]
         self.after = UserEvent.objects.order_by("-id").values_list("id", flat=True).first() or 0
