@@ -49,6 +49,12 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Set while the match waits on work no person does (a bot's turn, a real-time bot's next
+    # action, the engine's automatic step, the rating of a finished rated match): since when it
+    # has waited, or when the due-work sweep last queued that work again. Written with the
+    # transition that made the work due, cleared by the transition or rating that did it; the
+    # sweep re-queues whatever has waited too long (games.services.due).
+    work_due_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -58,6 +64,8 @@ class Match(models.Model):
                          name="match_game_status_created"),
             models.Index(fields=["deadline"], name="match_active_deadline",
                          condition=Q(status="active", deadline__isnull=False)),
+            models.Index(fields=["work_due_at"], name="match_work_due",
+                         condition=Q(work_due_at__isnull=False)),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(num_players__gte=1, num_players__lte=4),
@@ -96,6 +104,9 @@ class Seat(models.Model):
     # Real-time matches: the bot's next scheduled action carries this number; running it bumps
     # the number, so a duplicate delivery of the same action does nothing.
     bot_ticket = models.PositiveIntegerField(default=0)
+    # Real-time matches: when this bot's chain of actions last made progress (an action ran,
+    # or the chain was started or restarted); the match's work_due_at is the oldest of these.
+    bot_tick_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "index"]

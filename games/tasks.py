@@ -17,6 +17,7 @@ from django.db import OperationalError
 
 from games.services import (
     deadlines_sweep,
+    due_work_sweep,
     match_bot_move_play,
     match_bot_race_tick,
     match_rate,
@@ -56,3 +57,8 @@ def deadlines_sweep_task() -> dict[str, int]:
 @shared_task(name=names.MATCH_RATE, **TASK_OPTIONS)
 def match_rate_task(match_id: str) -> bool:
     return match_rate(match_id=match_id)
+
+
+@shared_task(name=names.DUE_WORK_SWEEP, **TASK_OPTIONS)
+def due_work_sweep_task() -> dict[str, int]:
+    return due_work_sweep()

@@ -212,12 +212,23 @@ if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
 CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # A task whose worker died unacknowledged is handed out again after this many seconds; it
-    # must exceed the longest task (CELERY_TASK_TIME_LIMIT).
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300),
-        "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=10),
-        "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=10),
+        # A task whose worker died unacknowledged is handed out again after this many seconds.
+        # It must exceed the longest a delivered message stays unacknowledged in a live worker:
+        # the hard time limit (25 s) plus a countdown (a real-time bot's next action, at most
+        # 3 s) plus a wait behind a busy pool. Then a killed worker's tasks run again within
+        # about a minute (plus the restore interval); the due-work sweep usually gets there
+        # first (DUE_WORK_GRACE_SECONDS + DUE_WORK_SWEEP_SECONDS).
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=60),
+        "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_INTERVAL", default=5),
+        "unacked_restore_throttle": env.int("CELERY_UNACKED_RESTORE_THROTTLE", default=1),
+        # A broker that is down or unreachable must fail a publish quickly: the request that
+        # committed a move is waiting for it (see games.services.scheduling). Connecting gives
+        # up after 1 s; a command on a connection that went silent after 2 s (above the 1 s
+        # a worker's BRPOP waits for the broker's answer). Measured: a refused connection
+        # fails a publish in 0.2-0.3 s, a broker that accepts and never answers in 2 s.
+        "socket_connect_timeout": env.float("CELERY_BROKER_CONNECT_TIMEOUT", default=1.0),
+        "socket_timeout": env.float("CELERY_BROKER_SOCKET_TIMEOUT", default=2.0),
     }
 elif CELERY_BROKER_URL.startswith("filesystem://"):
     _queue_dir = VAR_DIR / "celery"
@@ -227,6 +238,11 @@ elif CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_queue_dir / "processed"),
         "store_processed": False,
     }
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECT_TIMEOUT", default=1.0)
+# Publishing: one retry, 0.2 s later, then give up (the caller logs it; the sweep catches up).
+CELERY_TASK_PUBLISH_RETRY = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0.2,
+                                    "interval_step": 0.2, "interval_max": 0.2}
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
@@ -236,15 +252,28 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_SOFT_TIME_LIMIT = 60
-CELERY_TASK_TIME_LIMIT = 90
+# The longest task is a level-3 bot's move (it thinks for up to 2 s) or a sweep's batch; none
+# comes near these. Soft: the task gets an exception and its transaction rolls back; hard: the
+# pool process is killed. Both stay well below the visibility timeout (60 s).
+CELERY_TASK_SOFT_TIME_LIMIT = 20
+CELERY_TASK_TIME_LIMIT = 25
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE: dict = {
     "sweep-deadlines": {
         "task": "games.deadlines_sweep",
         "schedule": env.float("DEADLINE_SWEEP_SECONDS", default=30.0),
     },
+    "sweep-due-work": {
+        "task": "games.due_work_sweep",
+        "schedule": env.float("DUE_WORK_SWEEP_SECONDS", default=15.0),
+    },
 }
+# Work a match waits on (a bot's turn or next action, the engine's automatic step, the rating)
+# is queued again when it has not happened this long after it became due. Far above what a
+# healthy queue takes (a bot thinks up to 2 s, a real-time bot reacts within 3 s), so a sweep
+# rarely duplicates a live task (a duplicate is harmless anyway: tasks check the version or
+# ticket they carry). A lost task is so made good within grace + sweep interval (45 s).
+DUE_WORK_GRACE_SECONDS = env.float("DUE_WORK_GRACE_SECONDS", default=30.0)
 
 # Correspondence: a "deadline soon" reminder goes out once when a deadline is this close.
 DEADLINE_REMINDER_SECONDS = env.int("DEADLINE_REMINDER_SECONDS", default=3 * 3600)

@@ -20,8 +20,8 @@ from games.catalog import get_engine
 from games.exceptions import MatchNotStarted
 from games.kit.protocol import AnyEngine, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
-from games.selectors import match_seats, seat_bot_level
-from games.services import scheduling
+from games.selectors import match_seats
+from games.services import due, scheduling
 from games.services.locking import lock_held
 from games.services.notifications import match_changed, notify, wake_after_commit
 
@@ -61,13 +61,16 @@ def record(*, match: Match, engine: AnyEngine, kind: str, seat: int | None,
                                payload=payload, events=list(transition.events))
     state = transition.state
     _snapshot(match, engine, state, previous_actors=previous_actors)
-    fields = ["version", "state", "actors", "deadline", "updated_at"]
+    fields = ["version", "state", "actors", "deadline", "work_due_at", "updated_at"]
     outcome = engine.outcome(state)
     if outcome is not None:
         match.status = Match.Status.FINISHED
         match.finished_at = timezone.now()
         match.outcome = outcome.as_dict()
         fields += ["status", "finished_at", "outcome"]
+    # What the match now waits for is written with the transition itself (see games.services.due).
+    work = due.work_of(match, engine, state)
+    due.mark(match, work)
     match.save(update_fields=fields)
     # When the set of seats the match waits for grows, a new turn has begun for all of them
     # (in a simultaneous draft the last to place is among them again).
@@ -84,7 +87,7 @@ def record(*, match: Match, engine: AnyEngine, kind: str, seat: int | None,
         _notify_turns(match, newly_to_act, wake)
     match_changed(match, wake)
     wake_after_commit(wake)
-    _schedule_follow_ups(match, engine, state)
+    _schedule_follow_ups(match, work)
     return move
 
 
@@ -94,13 +97,21 @@ def start(*, match: Match, engine: AnyEngine, state: Any) -> None:
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
     _snapshot(match, engine, state, previous_actors=frozenset())
+    work = due.work_of(match, engine, state)
+    if work.race:
+        # Every real-time bot's chain of actions starts now.
+        race_seats = [seat for seat, _ in work.race]
+        for seat in race_seats:
+            seat.bot_tick_at = match.started_at
+        Seat.objects.bulk_update(race_seats, ["bot_tick_at"])
+    due.mark(match, work, match.started_at)
     match.save(update_fields=["status", "started_at", "state", "actors", "deadline",
-                              "updated_at"])
+                              "work_due_at", "updated_at"])
     notify(user_ids=human_ids(match), type=UserEvent.Type.MATCH_STARTED, match=match,
            game=match.game)
     _notify_turns(match, set(match.actors))
     match_changed(match)
-    _schedule_follow_ups(match, engine, state, started=True)
+    _schedule_follow_ups(match, work, started=True)
 
 
 def abort(*, match: Match, reason: str) -> None:
@@ -111,8 +122,9 @@ def abort(*, match: Match, reason: str) -> None:
     match.actors = []
     match.deadline = None
     match.outcome = {"reason": reason}
+    match.work_due_at = None
     match.save(update_fields=["status", "finished_at", "actors", "deadline", "outcome",
-                              "updated_at"])
+                              "work_due_at", "updated_at"])
     notify(user_ids=human_ids(match), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)
     match_changed(match)
@@ -157,31 +169,20 @@ def _notify_turns(match: Match, seats: Iterable[int], wake: set[str] | None = No
                    game=match.game, version=match.version, deadline=match.deadline, wake=wake)
 
 
-def _schedule_follow_ups(match: Match, engine: AnyEngine, state: Any, *,
-                         started: bool = False) -> None:
+def _schedule_follow_ups(match: Match, work: due.Work, *, started: bool = False) -> None:
     """After commit, enqueue what is now due: bot turns, a system step, the rating update.
 
     In a real-time match bots act on their own clock: each bot's first action is scheduled at
-    the start and every action schedules the next (see ``match_bot_race_tick``)."""
+    the start and every action schedules the next (see ``match_bot_race_tick``). Whatever is
+    lost on the way is queued again by the due-work sweep (``games.services.due``)."""
     match_id, version = str(match.id), match.version
-    if match.status == Match.Status.FINISHED:
-        if match.rated:
-            scheduling.rating_after_commit(match_id=match_id)
-        return
-    if not engine.actors(state):
-        # No seat may act and the match is not over: the engine has automatic work due.
+    if work.rate:
+        scheduling.rating_after_commit(match_id=match_id)
+    if work.system_step:
         scheduling.system_step_after_commit(match_id=match_id, version=version)
-        return
-    realtime = engine.is_realtime(state)
-    actors = set(match.actors)
-    for seat in match_seats(match):
-        level = seat_bot_level(seat)
-        if level is None:
-            continue
-        if realtime:
-            if started:
-                scheduling.race_tick_after_commit(match_id=match_id, seat=seat.index, ticket=0,
-                                                  level=level)
-        elif seat.index in actors:
-            scheduling.bot_move_after_commit(match_id=match_id, version=version,
-                                             seat=seat.index)
+    for seat in work.bot_turns:
+        scheduling.bot_move_after_commit(match_id=match_id, version=version, seat=seat)
+    if started:
+        for race_seat, level in work.race:
+            scheduling.race_tick_after_commit(match_id=match_id, seat=race_seat.index,
+                                              ticket=race_seat.bot_ticket, level=level)

@@ -17,7 +17,7 @@ from games.kit.bots import DESCRIPTIONS
 from games.kit.protocol import EngineError, events_for, seeded_rng
 from games.models import Match, Seat
 from games.selectors import match_seats, seat_bot_level
-from games.services import _recording, scheduling
+from games.services import _recording, due, scheduling
 from games.services.locking import match_lock
 
 LEVELS = (1, 2, 3)
@@ -126,6 +126,7 @@ def match_bot_race_tick(*, match_id: UUID | str, seat: int, ticket: int) -> bool
             return False
         bot_seat.bot_ticket = ticket + 1
         bot_seat.save(update_fields=["bot_ticket"])
+        due.race_chain_progressed(locked, bot_seat)
         moved = _play(locked, bot_seat, payload)
         if locked.status == Match.Status.ACTIVE:
             scheduling.race_tick_after_commit(match_id=str(locked.id), seat=seat,

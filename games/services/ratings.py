@@ -8,6 +8,7 @@ from accounts.models import User
 from games import ratings
 from games.models import Match, Rating, RatingChange, UserEvent
 from games.selectors import match_seats
+from games.services import due
 from games.services.locking import match_lock
 from games.services.notifications import notify
 
@@ -21,6 +22,8 @@ def match_rate(*, match_id: str) -> bool:
     match = match_lock(match_id=match_id, missing_ok=True)
     if match is None or not match.rated or match.status != Match.Status.FINISHED:
         return False
+    # Rated here, or never to be (rated already, or not every seat placed): nothing more is due.
+    due.work_done(match)
     finished_at = match.finished_at
     if finished_at is None or RatingChange.objects.filter(match=match).exists():
         return False

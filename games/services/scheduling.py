@@ -10,10 +10,16 @@ Everything is enqueued with ``transaction.on_commit``: a worker never sees a cha
 is committed, and a change that rolls back leaves nothing behind. A name the running process
 has registered goes through its task (so an eager configuration runs it in-process); any other
 is sent to the broker as is.
+
+The message is never the only record of the work: the transition that made it due marked the
+match in the database (``games.services.due``), and the due-work sweep queues it again if it
+does not happen. So a broker that cannot take the message (down, unreachable, restarting) costs
+a delay, never the change that was just committed: ``send`` logs the failure and returns.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from celery import current_app
@@ -26,14 +32,30 @@ MATCH_BOT_RACE_TICK = "games.match_bot_race_tick"
 MATCH_SYSTEM_STEP_RUN = "games.match_system_step_run"
 MATCH_RATE = "games.match_rate"
 DEADLINES_SWEEP = "games.deadlines_sweep"
+DUE_WORK_SWEEP = "games.due_work_sweep"
 
 TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
-              DEADLINES_SWEEP)
+              DEADLINES_SWEEP, DUE_WORK_SWEEP)
+
+logger = logging.getLogger(__name__)
 
 
 def send(name: str, args: tuple[Any, ...], countdown: float | None = None) -> None:
-    """Enqueue the task called ``name`` now (``countdown``: seconds to wait before it runs)."""
-    current_app.signature(name, args=args).apply_async(countdown=countdown)
+    """Enqueue the task called ``name`` now (``countdown``: seconds to wait before it runs).
+
+    A failure to hand the message to the broker is logged (the task's name and its arguments:
+    ids, versions, seats, tickets; never game state) and swallowed: the due-work sweep queues
+    the work again. Run eagerly (tests, a development setup without a broker), the task runs
+    here and its errors are its own: they propagate as a worker would report them."""
+    signature = current_app.signature(name, args=args)
+    if current_app.conf.task_always_eager:
+        signature.apply_async(countdown=countdown)
+        return
+    try:
+        signature.apply_async(countdown=countdown)
+    except Exception:
+        logger.warning("could not enqueue %s%r (match %s); the due-work sweep will queue it "
+                       "again", name, args, args[0] if args else "-", exc_info=True)
 
 
 def _after_commit(name: str, args: tuple[Any, ...], countdown: float | None = None) -> None:

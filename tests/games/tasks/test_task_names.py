@@ -18,6 +18,7 @@ SERVICES = {
     scheduling.MATCH_SYSTEM_STEP_RUN: services.match_system_step_run,
     scheduling.DEADLINES_SWEEP: services.deadlines_sweep,
     scheduling.MATCH_RATE: services.match_rate,
+    scheduling.DUE_WORK_SWEEP: services.due_work_sweep,
 }
 
 
@@ -34,4 +35,6 @@ def test_each_scheduled_name_is_a_task_named_after_its_service(name: str) -> Non
 def test_the_beat_schedule_names_registered_tasks() -> None:
     for entry in settings.CELERY_BEAT_SCHEDULE.values():
         assert entry["task"] in app.tasks
-    assert scheduling.DEADLINES_SWEEP in {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
+    scheduled = {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert scheduling.DEADLINES_SWEEP in scheduled
+    assert scheduling.DUE_WORK_SWEEP in scheduled
