@@ -4,6 +4,7 @@ error envelope's schema, and JSON answers for URLs no view handles."""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,12 @@ from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
-from config.exceptions import RequestTooLarge, envelope
+from config.exceptions import (
+    RequestTooLarge,
+    database_unavailable_response,
+    envelope,
+    is_database_unavailable,
+)
 
 
 class StrictSerializer(serializers.Serializer):
@@ -153,6 +159,7 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
         413: "Request body too large.",
         422: "illegal_move: the move breaks a rule named in extra.rule.",
         429: "Throttled; see Retry-After.",
+        503: "service_unavailable: the database cannot be reached for now; see Retry-After.",
     }
     base = {401, 413, 429}
     return {code: OpenApiResponse(ErrorSerializer, description=descriptions[code])
@@ -164,6 +171,11 @@ def json_not_found(request: Any, exception: Exception | None = None) -> JsonResp
 
 
 def json_server_error(request: Any) -> JsonResponse:
+    # Django calls this while handling the exception (on the request's thread): a database
+    # outage that no view handler saw (in a middleware, say) still answers 503.
+    exc = sys.exc_info()[1]
+    if exc is not None and is_database_unavailable(exc):
+        return database_unavailable_response(exc)
     return JsonResponse(envelope("server_error", "Internal server error."), status=500)
 
 

@@ -4,6 +4,12 @@ Every non-2xx body is ``{"code": "...", "message": "...", "extra": {...}}``; cli
 ``code``. Domain errors (``ApplicationError``) carry their status; other coded errors (an app's
 errors raised below the web layer, such as the game engines') get theirs from the map their app
 registers with ``register_error_status``; DRF's own errors are reshaped into the same envelope.
+
+A database that cannot be reached (``django.db.OperationalError`` / ``InterfaceError``: refused,
+closed by the server, too many clients, no pooled connection free in time) is answered
+``503 service_unavailable`` with ``Retry-After``, whichever view it interrupts: DRF views through
+``api_exception_handler``, other views (the async long-poll views) through
+``DatabaseUnavailableMiddleware``, and the rest through the 500 handler (``config.api``).
 """
 
 from __future__ import annotations
@@ -11,12 +17,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, cast
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.db import InterfaceError, OperationalError, connections
+from django.http import Http404, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from rest_framework import exceptions, status
 from rest_framework.response import Response
+
+from config.database import outage_log
 
 
 class ApplicationError(Exception):
@@ -105,10 +116,70 @@ def _to_drf(exc: Exception) -> Exception:
     return exc
 
 
+# --------------------------------------------------------------------------- database outages
+
+SERVICE_UNAVAILABLE = "service_unavailable"
+
+
+def is_database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be used at all (not a bad query): a lost,
+    refused or timed-out connection, or the server refusing work; a retry may succeed."""
+    return isinstance(exc, OperationalError | InterfaceError)
+
+
+def retry_after_seconds() -> int:
+    return int(getattr(settings, "DB_RETRY_AFTER_SECONDS", 3))
+
+
+def database_unavailable(exc: BaseException) -> tuple[dict[str, Any], dict[str, str]]:
+    """The 503 envelope and headers for a database outage. Logs the outage (once per outage,
+    not per request) and drops this thread's broken connections, so the next request connects
+    afresh (or takes a checked connection from the pool)."""
+    outage_log.record(exc)
+    _drop_broken_connections()
+    seconds = retry_after_seconds()
+    body = envelope(SERVICE_UNAVAILABLE,
+                    f"The service is temporarily unavailable. Retry in {seconds} seconds.",
+                    {"retry_after": seconds})
+    return body, {"Retry-After": str(seconds)}
+
+
+def _drop_broken_connections() -> None:
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None or conn.in_atomic_block:
+            continue  # not connected, or an atomic block's exit deals with it
+        try:
+            conn.close_if_unusable_or_obsolete()
+        except Exception:  # noqa: BLE001 - closing a dead connection may fail too
+            conn.connection = None
+
+
+def database_unavailable_response(exc: BaseException) -> JsonResponse:
+    """The 503 answer for views outside DRF."""
+    body, headers = database_unavailable(exc)
+    return JsonResponse(body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers)
+
+
+class DatabaseUnavailableMiddleware(MiddlewareMixin):
+    """Answers a database outage that escapes any view (the async long-poll views included)
+    with the 503 envelope instead of Django's 500. Sync and async capable."""
+
+    def process_exception(self, request: Any, exception: Exception) -> JsonResponse | None:
+        if is_database_unavailable(exception):
+            return database_unavailable_response(exception)
+        return None
+
+
+# --------------------------------------------------------------------------- the DRF handler
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     # Imported here: rest_framework.views loads the configured parsers, which import this module.
     from rest_framework.views import exception_handler, set_rollback
 
+    if is_database_unavailable(exc):
+        set_rollback()
+        body, headers = database_unavailable(exc)
+        return Response(body, status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers)
     http_status = exc.http_status if isinstance(exc, ApplicationError) else registered_status(exc)
     if http_status is not None:
         set_rollback()

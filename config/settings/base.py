@@ -48,6 +48,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A database outage escaping any view is answered 503, not 500.
+    "config.exceptions.DatabaseUnavailableMiddleware",
     # Last: turns a sign-in refused for too many failures into the coded 429 answer.
     "axes.middleware.AxesMiddleware",
 ]
