@@ -55,7 +55,8 @@ class FallbackRedisCache(RedisCache):
 
         options = {"retry_on_error": [redis.ConnectionError], **params.get("OPTIONS", {})}
         super().__init__(server, {**params, "OPTIONS": options})
-        self.breaker = Breaker(f"cache Redis at {self._servers[0].rsplit('@', 1)[-1]}",
+        where = str(server).split(",")[0].rsplit("@", 1)[-1]  # no credentials in the logs
+        self.breaker = Breaker(f"cache Redis at {where}",
                                logger=logger, fallback="answering from this process's memory")
         self.fallback = LocMemCache(f"fallback-{id(self)}", {
             "TIMEOUT": params.get("TIMEOUT", 300),

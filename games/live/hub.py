@@ -10,6 +10,13 @@ Waiting side: an ASGI server process keeps ONE Redis connection, pattern-subscri
 channel (``shared_hub``), and wakes the coroutines waiting on the channel a message names; a
 waiting request costs an ``asyncio.Event``, not a thread. ``listen(channel)`` is the entry
 point for views.
+
+Redis may go away (refuse, or hang) at any time; a request never waits for it longer than the
+short REDIS_CONNECT_TIMEOUT / REDIS_SOCKET_TIMEOUT. Each process keeps one circuit breaker per
+Redis URL (config.outages): after a failure, publishing is skipped for REDIS_RETRY_SECONDS
+(one try per interval), and waiting requests poll the database every EVENTS_POLL_SECONDS until
+the hub is subscribed again AND Redis has answered for REDIS_RETRY_SECONDS, long enough for
+every process to publish again (until then a process may still be skipping its publishes).
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from contextlib import asynccontextmanager, contextmanager, suppress
 from functools import lru_cache
 
 from django.conf import settings
+
+from config.outages import Breaker, redis_retry_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -36,29 +45,50 @@ def user_channel(user_id: object) -> str:
     return f"{PREFIX}user:{user_id}"
 
 
-@lru_cache(maxsize=1)
-def _redis():
-    url = settings.EVENTS_REDIS_URL
-    if not url:
-        return None
+def _connect_timeout() -> float:
+    return float(getattr(settings, "REDIS_CONNECT_TIMEOUT", 0.25))
+
+
+def _socket_timeout() -> float:
+    return float(getattr(settings, "REDIS_SOCKET_TIMEOUT", 0.25))
+
+
+@lru_cache(maxsize=8)
+def breaker(url: str) -> Breaker:
+    """This process's circuit breaker for the events Redis at ``url``."""
+    return Breaker(f"events Redis at {url.rsplit('@', 1)[-1]}", logger=logger,
+                   fallback="wake-ups are not sent and waiting clients poll the database")
+
+
+@lru_cache(maxsize=8)
+def _redis(url: str):
     import redis
 
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    # A connection Redis dropped (it restarted) is retried once on a new one.
+    return redis.Redis.from_url(url, socket_timeout=_socket_timeout(),
+                                socket_connect_timeout=_connect_timeout(),
+                                retry_on_error=[redis.ConnectionError])
 
 
 def publish(*channels: str) -> None:
-    """Tell waiting clients of these channels that something changed. Never raises: a lost
-    wake-up only delays a client until its wait ends."""
-    client = _redis()
-    if client is None or not channels:
+    """Tell waiting clients of these channels that something changed. Never raises, and
+    while Redis is away does not even try (see the module docstring): a lost wake-up only
+    delays a client until its next poll of the database or the end of its wait."""
+    url = settings.EVENTS_REDIS_URL
+    if not url or not channels:
+        return
+    guard = breaker(url)
+    if not guard.allow():
         return
     try:
-        with client.pipeline(transaction=False) as pipe:
+        with _redis(url).pipeline(transaction=False) as pipe:
             for channel in channels:
                 pipe.publish(channel, b"1")
             pipe.execute()
-    except Exception:  # noqa: BLE001 - the broker being down must not fail a move
-        logger.warning("could not publish wake-ups on %s", channels, exc_info=True)
+    except Exception as exc:  # noqa: BLE001 - Redis being away must not fail a move
+        guard.failed(exc)
+    else:
+        guard.succeeded()
 
 
 # --------------------------------------------------------------------------- the waiting side
@@ -86,9 +116,10 @@ class Subscription:
 
     async def wait(self, timeout: float) -> bool:
         """Until a wake-up for the channel or ``timeout`` seconds, whichever comes first; True
-        when woken. While no hub is live (no Redis configured, or its connection is down) the
-        wait lasts at most EVENTS_POLL_SECONDS, so the caller polls the database instead."""
-        if self.hub is None or not self.hub.live:
+        when woken. Unless the hub can be trusted with every wake-up (no Redis configured, its
+        connection is down, or Redis was away only moments ago) the wait lasts at most
+        EVENTS_POLL_SECONDS, so the caller polls the database instead."""
+        if self.hub is None or not self.hub.trusted():
             timeout = min(timeout, settings.EVENTS_POLL_SECONDS)
         if self._event.is_set():
             return True
@@ -119,6 +150,7 @@ class Hub:
         if not (self.patterns or self.channels):
             raise ValueError("a hub needs patterns or channels")
         self.live = False
+        self.breaker = breaker(url)
         self.connects = 0  # successful (re)subscriptions, for tests and diagnostics
         self._failures = 0  # consecutive failed connections, for the back-off
         self._waiters: dict[str, set[Subscription]] = {}
@@ -139,6 +171,10 @@ class Hub:
                 waiters.discard(subscription)
                 if not waiters:
                     del self._waiters[channel]
+
+    def trusted(self) -> bool:
+        """Whether no wake-up can be missed: subscribed, and Redis steadily answering."""
+        return self.live and self.breaker.steady_for(redis_retry_seconds())
 
     def waiting(self) -> int:
         return sum(len(waiters) for waiters in self._waiters.values())
@@ -189,9 +225,7 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - any failure: wait, then reconnect
-                if not self._failures:
-                    logger.warning("events hub: Redis pub/sub failed (%s); waiting clients poll "
-                                   "the database until it is back", exc)
+                self.breaker.failed(exc)  # logs the outage once per process, not per hub
                 self._failures += 1
             finally:
                 self._set_live(False)
@@ -201,8 +235,8 @@ class Hub:
         import redis.asyncio as aioredis
 
         loop = asyncio.get_running_loop()
-        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=2, socket_timeout=5,
-                                         socket_keepalive=True)
+        client = aioredis.Redis.from_url(self.url, socket_connect_timeout=_connect_timeout(),
+                                         socket_timeout=_socket_timeout(), socket_keepalive=True)
         pubsub = client.pubsub()
         try:
             if self.patterns:
@@ -232,8 +266,7 @@ class Hub:
                 elif kind in ("psubscribe", "subscribe"):
                     # The first confirmation, or a resubscription after redis-py reconnected
                     # on its own: either way wake-ups may have been missed before it.
-                    if self._failures:
-                        logger.info("events hub: Redis pub/sub is back")
+                    self.breaker.succeeded()
                     self.connects += 1
                     self._failures = 0
                     self._set_live(True)

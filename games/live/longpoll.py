@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
@@ -51,7 +52,8 @@ T = TypeVar("T")
 
 MAX_SEQ = 2**31 - 1  # Move.seq is a PostgreSQL integer
 MAX_EVENT_ID = 2**63 - 1  # UserEvent.id is a bigint
-TOKEN_KEY_MAX_LENGTH = 40
+# A key is URL-safe base64 behind a short prefix ("bp_..."; older keys: 40 hex digits).
+TOKEN_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 # --------------------------------------------------------------------------- parameters
@@ -174,8 +176,8 @@ async def _authenticate(request: HttpRequest) -> User | HttpResponse:
         return _unauthorized("authentication_failed",
                              "Invalid token header. Token string should not contain spaces.")
     key = parts[1]
-    # Keys are 40 hex digits; anything else (a NUL byte, say) never reaches the database.
-    if not (len(key) <= TOKEN_KEY_MAX_LENGTH and key.isascii() and key.isalnum()):
+    # Anything that cannot be a key (a NUL byte, say) never reaches the database.
+    if not TOKEN_KEY.fullmatch(key):
         return _unauthorized("authentication_failed", "Invalid token.")
     user = await _read(request, _token_user, key)
     if isinstance(user, str):
