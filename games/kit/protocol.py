@@ -5,6 +5,31 @@ stateless engine object; its state is an immutable value that round-trips throug
 (``load(dump(s)) == s``). The platform talks to a game only through :class:`Engine`, which
 names every method and attribute the platform uses; engines inherit :class:`EngineBase` for the
 defaults of the hooks most games leave alone.
+
+What an engine may return to a seat
+-----------------------------------
+
+A seat's *information set* is what it may know at a position: everything its views and the
+events addressed to it (public ones and its own private ones) have shown since the match began.
+Every answer the platform gives a seat (``None``: a spectator) must be a function of that
+information set alone:
+
+- ``view(state, seat)`` (with its legal moves), ``actors``, ``must_act``, ``is_realtime`` and
+  ``outcome`` while the match runs;
+- the coded error of any move the seat may send (message and ``extra`` included);
+- the dry run of a move (:func:`preview`): its events filtered for the seat and the seat's next
+  view, unless :meth:`Engine.move_reveals` declares that the move's result depends on something
+  the seat does not know yet (the card a flip turns up, the other seats' hidden placements, a
+  deal), in which case the dry run shows nothing of the result;
+- the pictures drawn from the view, and the bots' choices made from it.
+
+The engine states what is hidden through :meth:`Engine.hidden_variant`: a state that differs
+from the given one only in what the seat may not know (unseen card orders, other seats' hands
+and pending choices, the seed) and agrees with everything it has been shown. The property
+tests in ``tests/hidden`` build such variants for every registered game at random positions
+and require every answer above to be byte-identical between the two states. A game without
+hidden information needs neither hook: the defaults in :class:`EngineBase` change only the
+seed, and no move reveals anything. Once the match is over, everything may be shown.
 """
 
 from __future__ import annotations
@@ -212,8 +237,8 @@ class Engine(Protocol[StateT, MoveT]):
     """What the platform needs of a game. Seats are 0-based ints; engines never see users.
 
     The platform uses every member. ``private_moves`` and the hooks at the end
-    (``system_step``, ``must_act``, ``is_realtime``, ``end_stalemate``) have defaults in
-    :class:`EngineBase`, which every engine inherits.
+    (``system_step``, ``must_act``, ``is_realtime``, ``end_stalemate``, ``hidden_variant``,
+    ``move_reveals``) have defaults in :class:`EngineBase`, which every engine inherits.
     """
 
     slug: str
@@ -283,13 +308,33 @@ class Engine(Protocol[StateT, MoveT]):
         Called only while :meth:`is_realtime` holds."""
         ...
 
+    def hidden_variant(self, state: StateT, seat: Seat | None, *, history: Sequence[JSON],
+                       rng: random.Random) -> StateT:
+        """Another state that ``seat`` (``None``: a spectator) cannot tell from ``state``.
+
+        It differs only in what the seat may not know, redrawn at random from ``rng`` (the
+        seed; the order of cards never shown; other seats' hands, pending choices and the
+        undealt deck, among the cards the seat has not seen), and agrees with everything the
+        seat has been shown: its view now and ``history``, the events it was shown since the
+        match began (``events_for`` over the whole log), in order. Every answer listed in the
+        module notes must be the same for both states. A finished match hides nothing, so its
+        variant is the state itself."""
+        ...
+
+    def move_reveals(self, state: StateT, seat: Seat, move: MoveT) -> bool:
+        """Whether playing ``move`` (a legal move of ``seat``) would show the seat something
+        its information set does not determine: then a dry run answers only that the move is
+        legal. Decided from what the seat knows, so the answer itself reveals nothing."""
+        ...
+
 
 AnyEngine = Engine[Any, Any]
 
 
 class EngineBase(Engine[StateT, MoveT]):
     """The defaults of :class:`Engine`'s hooks, for engines to inherit: no secret moves, no
-    system steps, every actor must act, and no real-time play (so no stalemate to end)."""
+    system steps, every actor must act, no real-time play (so no stalemate to end), and no
+    hidden information but the seed (so no move reveals anything)."""
 
     private_moves: bool = False
 
@@ -307,6 +352,20 @@ class EngineBase(Engine[StateT, MoveT]):
         # idle stall guard, and no outcome could be invented for it here.
         raise NotImplementedError(
             f"{self.slug} matches never run in real time, so none ends as an idle stalemate.")
+
+    def hidden_variant(self, state: StateT, seat: Seat | None, *, history: Sequence[JSON],
+                       rng: random.Random) -> StateT:
+        """A game of perfect information hides only its seed, stored as ``dump()["seed"]``:
+        the variant is the same position with another seed."""
+        if self.outcome(state) is not None:
+            return state
+        data = self.dump(state)
+        if "seed" not in data:
+            return state
+        return self.load({**data, "seed": hidden_seed(rng)})
+
+    def move_reveals(self, state: StateT, seat: Seat, move: MoveT) -> bool:
+        return False
 
 
 # --------------------------------------------------------------------------- helpers
@@ -331,6 +390,32 @@ def seats_to_act(engine: Engine[StateT, Any], state: StateT) -> frozenset[Seat]:
 def is_realtime(engine: Engine[StateT, Any], state: StateT) -> bool:
     """Whether the match runs in real time now: ``engine.is_realtime(state)``."""
     return engine.is_realtime(state)
+
+
+def preview(engine: Engine[StateT, MoveT], state: StateT, seat: Seat, data: Any) -> JSON:
+    """A dry run of the move ``data`` (JSON) for ``seat``: the coded error that forbids it, or
+    what the seat may learn from it before playing it.
+
+    ``reveals_hidden`` is the engine's :meth:`Engine.move_reveals`; when it holds, the answer
+    shows nothing of the result (no events, no view). Otherwise it carries the move's events as
+    the seat would see them and the seat's next view without its legal moves (``None`` when the
+    move would end the match: a final view shows what only the real end may reveal, and the
+    events carry the result)."""
+    move = engine.parse_move(data)
+    transition = apply_checked(engine, state, seat, move)
+    if engine.move_reveals(state, seat, move):
+        return {"legal": True, "reveals_hidden": True, "events": [], "view": None}
+    view = None
+    if engine.outcome(transition.state) is None:
+        view = engine.view(transition.state, seat)
+        view.pop("legal_moves", None)
+    return {"legal": True, "reveals_hidden": False,
+            "events": events_for(transition.events, seat), "view": view}
+
+
+def hidden_seed(rng: random.Random) -> str:
+    """A fresh seed for a hidden variant, in the form the server draws match seeds."""
+    return f"{rng.getrandbits(128):032x}"
 
 
 def seeded_rng(seed: str, *parts: object) -> random.Random:

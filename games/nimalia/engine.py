@@ -19,6 +19,7 @@ so bots never undo.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,7 @@ from games.kit.protocol import (
     Seat,
     Transition,
     forfeit_ranks,
+    hidden_seed,
     normalize_options,
     require_mapping,
     seeded_rng,
@@ -465,6 +467,69 @@ class NimaliaEngine(EngineBase[State, Move]):
         if state.ended == SOLO_FINISHED:
             event["title"] = solo_title(state.totals[0], state.rounds)
         return event
+
+    # ----------------------------------------------------------------- hidden information
+
+    def hidden_variant(self, state: State, seat: Seat | None, *, history: Sequence[JSON],
+                       rng: random.Random) -> State:
+        """Another deal and other pending placements that ``seat`` cannot tell apart.
+
+        What a seat knows of the cards in play: the reserves and the solo discards (public),
+        its own hand and pending placement, and the hands it passed on this round. After ``k``
+        draft turns of a round, the hand a seat holds was dealt ``k`` seats back against the
+        pass direction, so the seat has held (and knows the cards of) the hands now held by
+        itself and the next ``k`` seats in the pass direction; each of those still holds what
+        the seat passed, less the placements revealed since. Which of those cards another seat
+        has placed face down, and where, it does not know. A spectator knows no hand.
+
+        The variant deals the cards the seat has not seen (the undealt deck and the hands it
+        never held) anew, keeping every hand's size, and redraws every other seat's pending
+        placement (the same card count, a card of that seat's, a legal spot), and the seed.
+        Everything is derived from ``state``: ``history`` adds nothing the state does not
+        determine."""
+        if state.ended is not None:
+            return state
+        n = state.num_players
+        known: set[Seat] = set()
+        if seat is not None:
+            step = 1 if state.solo or PASS_DIRECTION[state.round] == LEFT else -1
+            known = {(seat + j * step) % n for j in range(state.turn + 1)}
+
+        def held(t: Seat) -> list[int]:
+            placed = state.pending[t]
+            return [*state.hands[t], *(() if placed is None else (placed.card,))]
+
+        unknown = [t for t in range(n) if t not in known]
+        pool = list(state.deck)
+        for t in unknown:
+            pool.extend(held(t))
+        rng.shuffle(pool)
+        contents: dict[Seat, list[int]] = {}
+        for t in unknown:
+            size = len(held(t))
+            contents[t], pool = pool[:size], pool[size:]
+        for t in known - {seat}:
+            contents[t] = held(t)
+        hands = list(state.hands)
+        pending = list(state.pending)
+        for t, cards in sorted(contents.items()):
+            if state.pending[t] is None:
+                hands[t] = tuple(sorted(cards))
+                continue
+            card = rng.choice(sorted(cards))
+            row, col = rng.choice(legal_anchors(
+                visible_squares(p.as_tuple() for p in state.reserves[t])))
+            pending[t] = Place(card=card, row=row, col=col, rotation=rng.choice(ROTATIONS))
+            hands[t] = tuple(sorted(c for c in cards if c != card))
+        return dataclasses.replace(state, deck=tuple(pool), hands=tuple(hands),
+                                   pending=tuple(pending), seed=hidden_seed(rng))
+
+    def move_reveals(self, state: State, seat: Seat, move: Move) -> bool:
+        """The placement that completes a draft turn reveals every seat's pending placement
+        and passes (or deals) the hands: its dry run shows nothing. An undo, or a placement
+        that others have still to match, shows only what the seat already knows."""
+        return isinstance(move, Place) and all(
+            placed is not None for t, placed in enumerate(state.pending) if t != seat)
 
     # ----------------------------------------------------------------- views
 

@@ -31,6 +31,7 @@ Piles are tuples with the top card last.
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -48,6 +49,7 @@ from games.kit.protocol import (
     Seat,
     Transition,
     forfeit_ranks,
+    hidden_seed,
     normalize_options,
     require_mapping,
     seeded_rng,
@@ -533,6 +535,43 @@ class NimbleEngine(EngineBase[NimbleState, NimbleMove]):
         if state.outcome is not None:
             raise GameOver("The match is over.")
         return self._end(state, _ranked_outcome(state, REASON_STALEMATE), [])
+
+    # ------------------------------------------------------------------- hidden information
+
+    def hidden_variant(self, state: NimbleState, seat: Seat | None, *,
+                       history: Sequence[JSON], rng: random.Random) -> NimbleState:
+        """The same position with the seed and, in every Set, the order of the cards never
+        turned face up redrawn. Nimble hides the same things from everyone, the owner included,
+        so the variant does not depend on ``seat``.
+
+        Every card that leaves a Set is shown (a ``flipped`` event, or the start stacks), and
+        the event log shows where it went from there: the discard piles, the cards returned
+        onto a Set and a recycled Set are all known to a viewer who followed the log. What is
+        left hidden is the order, within each Set, of the cards that were never flipped; only
+        those are shuffled, each among the positions they hold."""
+        if state.outcome is not None:
+            return state
+        shown: set[int] = set()
+        for event in history:
+            if event.get("type") == "flipped" and isinstance(event.get("card"), Mapping):
+                face = event["card"]
+                shown.add(card_of(face["set"], face["frame"], face["circle"]))
+        sets = []
+        for pile in state.sets:
+            places = [i for i, card in enumerate(pile) if card not in shown]
+            unseen = [pile[i] for i in places]
+            rng.shuffle(unseen)
+            cards = list(pile)
+            for i, card in zip(places, unseen, strict=True):
+                cards[i] = card
+            sets.append(tuple(cards))
+        return dataclasses.replace(state, sets=tuple(sets), seed=hidden_seed(rng))
+
+    def move_reveals(self, state: NimbleState, seat: Seat, move: NimbleMove) -> bool:
+        """A flip turns up a card of the Set, whose order nobody sees: a dry run of a flip never
+        shows the card. Every other action shows only cards that are face up, or known from the
+        event log, before it."""
+        return move.action == "flip"
 
     # ------------------------------------------------------------------- output
 

@@ -109,13 +109,19 @@ class MoveResult(TypedDict):
 
 
 class MovePreview(TypedDict):
-    """The answer to a dry run of a move."""
+    """The answer to a dry run of a move: whether it is legal (an illegal one answers its
+    coded error instead) and only what the caller may know before playing it."""
 
     legal: bool
-    events: list[dict[str, Any]]
+    reveals_hidden: Annotated[bool, Doc(
+        "True when the move's result depends on something the caller does not know yet (the "
+        "card a Nimble flip turns up, the other seats' hidden Nimalia placements and the hands "
+        "passed or dealt after the last one); events are then empty and view null.")]
+    events: Annotated[list[dict[str, Any]], Doc(
+        "The move's events as the caller would see them; empty when reveals_hidden.")]
     view: Annotated[Any | None, Doc(
-        "The caller's view after the move; null when the move would end the match (the "
-        "events then carry the result).")]
+        "The caller's view after the move, without legal moves; null when reveals_hidden or "
+        "when the move would end the match (the events then carry the result).")]
 
 
 class MoveLogEntry(TypedDict):

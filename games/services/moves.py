@@ -18,7 +18,7 @@ from games.exceptions import (
     MatchNotStarted,
     NotSeated,
 )
-from games.kit.protocol import apply_checked, events_for
+from games.kit.protocol import events_for, preview
 from games.models import IdempotencyRecord, Match, Seat
 from games.selectors import match_access, match_detail, seat_of
 from games.services import _recording
@@ -70,21 +70,15 @@ def match_move_submit(*, user: User, match_id: UUID | str, move: Any,
 @transaction.atomic
 def match_move_preview(*, user: User, match_id: UUID | str, move: Any,
                        expected_version: int | None = None) -> dict[str, Any]:
-    """A dry run: the view the move would lead to, or the coded error that forbids it. Reads
-    only, so it takes no lock."""
+    """A dry run: what the seat may learn of the move before playing it, or the coded error
+    that forbids it (``games.kit.protocol.preview``). A move whose result depends on what the
+    seat does not know yet answers ``reveals_hidden`` and nothing of the result. Reads only, so
+    it takes no lock."""
     match = match_access(user=user, match_id=match_id)
     seat = acting_seat(match, user)
     version_check(match, expected_version)
     engine = get_engine(match.game)
-    transition = apply_checked(engine, _recording.state_of(match, engine), seat.index,
-                               engine.parse_move(move))
-    view = None
-    if engine.outcome(transition.state) is None:
-        # A final view shows what only the real end may reveal (the seed, hidden cards); for a
-        # move that would end the match the events carry the result instead.
-        view = engine.view(transition.state, seat.index)
-        view.pop("legal_moves", None)
-    return {"legal": True, "events": events_for(transition.events, seat.index), "view": view}
+    return preview(engine, _recording.state_of(match, engine), seat.index, move)
 
 
 def acting_seat(match: Match, user: User) -> Seat:

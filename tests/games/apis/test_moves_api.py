@@ -196,8 +196,9 @@ def test_preview_is_a_dry_run(nibble):
                              {"move": move, "expected_version": 0}, format="json")
     assert response.status_code == 200, response.json()
     body = response.json()
-    assert set(body) == {"legal", "events", "view"}
-    assert body["legal"] is True and body["events"][0]["type"] == "discs_taken"
+    assert set(body) == {"legal", "reveals_hidden", "events", "view"}
+    assert body["legal"] is True and body["reveals_hidden"] is False
+    assert body["events"][0]["type"] == "discs_taken"
     (cell,) = move["take"]
     assert body["view"]["board"][cell[0]][cell[1]] is None
     assert "legal_moves" not in body["view"] and "seed" not in body["view"]
