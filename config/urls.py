@@ -2,9 +2,13 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from config import health
 from games.web import views as web
 
 urlpatterns = [
+    # For operators: liveness and readiness (config.health), not part of the API.
+    path("health/live", health.live, name="health-live"),
+    path("health/ready", health.ready, name="health-ready"),
     path("admin/", admin.site.urls),
     path("api/schema", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
