@@ -1,0 +1,171 @@
+"""Real servers for the integration tests: the API under uvicorn (ASGI) or gunicorn (WSGI) as a
+subprocess, a private PostgreSQL instance a test may stop and start, and a count of the
+PostgreSQL connections a server holds."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import psycopg
+
+from tests.integration.conftest import ROOT, wait_until
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ApiServer:
+    """``config.asgi:application`` under uvicorn, or ``config.wsgi:application`` under
+    gunicorn, on a free port of 127.0.0.1, with the environment given (on top of the test
+    settings with the connection pool on, Celery eager and throttles out of the way)."""
+
+    def __init__(self, kind: str, database_url: str, env: dict[str, str] | None = None,
+                 gunicorn_threads: int = 8) -> None:
+        self.kind = kind
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = ROOT / "var" / f"{kind}-{uuid.uuid4().hex[:6]}.log"
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        self.env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
+                    "DATABASE_URL": database_url, "DB_POOL": "true",
+                    "BOARDPOST_CELERY_EAGER": "true", "THROTTLE_USER": "1000000/min",
+                    "THROTTLE_ANON": "1000000/min", "THROTTLE_REGISTER": "1000000/min",
+                    "EVENTS_REDIS_URL": "", **(env or {})}
+        if kind == "uvicorn":
+            self.command = [sys.executable, "-m", "uvicorn", "config.asgi:application",
+                            "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
+                            "--log-level", "warning", "--backlog", "1024"]
+        elif kind == "gunicorn":
+            self.command = [sys.executable, "-m", "gunicorn", "config.wsgi:application",
+                            "--bind", f"127.0.0.1:{self.port}", "--workers", "1",
+                            "--threads", str(gunicorn_threads), "--timeout", "60",
+                            "--backlog", "1024"]
+        else:
+            raise ValueError(kind)
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> ApiServer:
+        self.process = subprocess.Popen(self.command, cwd=ROOT, env=self.env,
+                                        stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+        wait_until(self._live, timeout=60, interval=0.1, message=f"{self.kind} did not start")
+        return self
+
+    def _live(self) -> bool:
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise RuntimeError(f"{self.kind} exited:\n{self.output()}")
+        try:
+            with urllib.request.urlopen(self.url + "/health/live", timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
+    def output(self) -> str:
+        return self.log.read_text() if self.log.exists() else ""
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.unlink(missing_ok=True)
+
+
+def backends(dsn: str, application_name: str) -> int:
+    """The PostgreSQL connections open under ``application_name`` (the server's)."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+                           [application_name]).fetchone()
+    return int(row[0]) if row else 0
+
+
+# --------------------------------------------------------------------------- private PostgreSQL
+
+def postgres_bin() -> Path | None:
+    """The newest PostgreSQL server binaries installed, or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                   key=lambda path: int(Path(path).parent.parent.name)
+                   if Path(path).parent.parent.name.isdigit() else 0)
+    return Path(found[-1]).parent if found else None
+
+
+class PrivatePostgres:
+    """A PostgreSQL instance of the test's own, in a temporary directory, on a free port, with
+    trust authentication: a test may stop and start it without disturbing anyone. Run as the
+    ``postgres`` OS user when the test runs as root (initdb refuses root)."""
+
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.port = free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="bp-pg-"))
+        self.data = self.root / "data"
+        self.logfile = self.root / "postgres.log"
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+
+    @property
+    def dsn(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        return subprocess.run([*self.as_user, *args], capture_output=True, text=True,
+                              timeout=120, check=check)
+
+    def init(self) -> PrivatePostgres:
+        self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres",
+                  "--auth=trust", "--no-sync", "-E", "UTF8")
+        return self
+
+    def start(self) -> None:
+        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 "
+                   f"-c unix_socket_directories={self.root} -c max_connections=50 "
+                   "-c fsync=off")
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.logfile),
+                  "-o", options, "-w", "-t", "60", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w",
+                  "stop", check=False)
+
+    def create_database(self, name: str) -> None:
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+    def destroy(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def log(self) -> str:
+        return self.logfile.read_text() if self.logfile.exists() else ""
+
+
+def wait_for_port(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise AssertionError(f"nothing listens on port {port}")
