@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
+from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
@@ -80,6 +81,8 @@ def token_obtain(*, request: HttpRequest, username: str, password: str,
     user = authenticate(request, username=username, password=password)
     if user is None or not isinstance(user, User) or user.is_bot:
         raise InvalidCredentials()
+    # A sign-in like the session one: clears the failure counts, records last_login.
+    user_logged_in.send(sender=user.__class__, request=request, user=user)
     return token_create(user, name, expires_in_days=expires_in_days)
 
 

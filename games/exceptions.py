@@ -65,3 +65,8 @@ class NotSeated(ApplicationError):
 class NoInvitation(Conflict):
     code = "no_invitation"
     default_message = "You have no pending invitation to this match."
+
+
+class TooManyBotMatches(Conflict):
+    code = "too_many_bot_matches"
+    default_message = "You have too many open or running matches with bots."

@@ -160,6 +160,10 @@ AXES_CLIENT_IP_CALLABLE = "accounts.clientip.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.signin.lockout_response"
 AXES_SENSITIVE_PARAMETERS = ["password"]
 
+# A person may keep at most this many open or running matches with a bot seat that they
+# created (0: no limit); matches of bots against bots only are never rated.
+MAX_ACTIVE_BOT_MATCHES = env.int("MAX_ACTIVE_BOT_MATCHES", default=10)
+
 # The admin site (/admin/), behind the same sign-in protection; off when false.
 ADMIN_ENABLED = env.bool("DJANGO_ADMIN_ENABLED", default=True)
 

@@ -99,7 +99,7 @@ class MatchListCreateApi(APIView):
                                          max_value=MatchPagination.max_page_size)
 
     @extend_schema(operation_id="matches_create", request=InputSerializer,
-                   responses={201: schemas.MatchDetailSerializer, **error_responses(400)})
+                   responses={201: schemas.MatchDetailSerializer, **error_responses(400, 409)})
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)

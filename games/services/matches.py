@@ -8,12 +8,19 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
 from games.catalog import get_engine
-from games.exceptions import AlreadySeated, InvalidSeats, MatchFull, NoInvitation
+from games.exceptions import (
+    AlreadySeated,
+    InvalidSeats,
+    MatchFull,
+    NoInvitation,
+    TooManyBotMatches,
+)
 from games.models import Match, Seat, UserEvent
 from games.selectors import game_engine, match_seats, seat_of
 from games.services import _recording
@@ -53,13 +60,16 @@ def match_create(*, user: User, game: str, players: int | None = None,
     if "me" not in kinds and set(kinds) != {"bot"}:
         raise InvalidSeats("Take a seat yourself (kind 'me'), or fill every seat with bots "
                            "to watch them play.")
+    if "bot" in kinds:
+        _check_bot_match_allowance(user)
     seed = secrets.token_hex(16)
     # Validates the options (InvalidConfig) before anything is written; kept for the start.
     initial = engine.initial_state(num_players=count, config=config or {}, seed=seed)
     seat_users = _resolve_seat_users(user=user, game=game, seats=seats)
     filled = [u.id for u in seat_users if u is not None]
-    # A bot filling several seats plays itself: such a match is never rated.
-    rated = rated and count > 1 and len(filled) == len(set(filled))
+    # A bot filling several seats plays itself, and bots playing only bots would let anyone
+    # farm their ratings: such matches are never rated.
+    rated = rated and count > 1 and len(filled) == len(set(filled)) and "me" in kinds
     match = Match.objects.create(
         game=game, config=config or {}, num_players=count, rated=rated,
         created_by=user, seed=seed, turn_seconds=turn_seconds,
@@ -79,6 +89,23 @@ def match_create(*, user: User, game: str, players: int | None = None,
     locked = match_lock(match_id=match.id)
     _start_if_full(locked, initial)
     return locked
+
+
+def _check_bot_match_allowance(user: User) -> None:
+    """A person keeps at most MAX_ACTIVE_BOT_MATCHES open or running matches with a bot seat
+    that they created: bots answer everyone, and a flood of bot matches would slow them down
+    for the others."""
+    limit = settings.MAX_ACTIVE_BOT_MATCHES
+    if limit <= 0:
+        return
+    active = (Match.objects
+              .filter(created_by=user, status__in=[Match.Status.OPEN, Match.Status.ACTIVE],
+                      seats__is_bot=True)
+              .values("pk").distinct().count())
+    if active >= limit:
+        raise TooManyBotMatches(
+            f"You already have {active} open or running matches with bots (at most {limit}); "
+            "finish or abort one first.", limit=limit)
 
 
 def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list[User | None]:

@@ -18,6 +18,10 @@ export class ApiError extends Error {
   }
 }
 
+// The token is kept in localStorage, like any token-API client keeps its key: the page runs
+// only this site's own modules (its Content-Security-Policy allows no other script), the
+// token is named "web client" in the account's token list, expires, and is revoked on
+// sign-out.
 export const session = {
   get token() {
     return localStorage.getItem(TOKEN_KEY);

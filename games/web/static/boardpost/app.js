@@ -119,7 +119,8 @@ function renderNav() {
 
 async function signOut() {
   try {
-    await api.del("/api/auth/token");
+    // Revoke this browser's token only; the account's other devices stay signed in.
+    await api.del("/api/auth/tokens/current");
   } catch {
     /* the token may already be gone */
   }

@@ -52,6 +52,9 @@ function describe(err) {
   return err.message;
 }
 
+// The name this client's tokens get in the account's token list (GET /api/auth/tokens).
+const TOKEN_NAME = "web client";
+
 export async function render(main, _params, ctx) {
   const next = ctx.query.get("next");
   if (session.token) {
@@ -66,7 +69,8 @@ export async function render(main, _params, ctx) {
       form({
         id: "signin", title: "Sign in", submitLabel: "Sign in", autocomplete: "current-password",
         onSubmit: async (username, password) => {
-          const body = await api.post("/api/auth/token", { username, password }, { auth: false });
+          const body = await api.post("/api/auth/token",
+            { username, password, name: TOKEN_NAME }, { auth: false });
           ctx.signedIn(body.token, body.username, next);
         },
       }),
@@ -74,8 +78,8 @@ export async function render(main, _params, ctx) {
         id: "register", title: "Create an account", submitLabel: "Register",
         autocomplete: "new-password", hint: "3-30 letters, digits, '_', '.' or '-'.",
         onSubmit: async (username, password) => {
-          const body = await api.post("/api/auth/register", { username, password },
-            { auth: false });
+          const body = await api.post("/api/auth/register",
+            { username, password, token_name: TOKEN_NAME }, { auth: false });
           ctx.signedIn(body.token, body.username, next);
         },
       }),
