@@ -1,5 +1,6 @@
-"""The deadline sweep over many matches: how long a sweep takes when nothing is due, and the
-plan PostgreSQL uses for its queries. Creates the matches once (in batches) and reuses them."""
+"""The deadline sweep and the due-work sweep over many matches: how long a sweep takes when
+nothing is due, and the plans PostgreSQL uses for their queries. Creates the matches once (in
+batches) and reuses them."""
 
 import time
 from datetime import timedelta
@@ -13,12 +14,14 @@ from accounts.models import User
 from games.management.progress import ProgressBar
 from games.models import Match
 from games.services.deadlines import deadlines_sweep
+from games.services.due import due_work_sweep, overdue
 
 BATCH = 5000
 
 
 class Command(BaseCommand):
-    help = "Time the deadline sweep over N matches with deadlines, none of them due."
+    help = ("Time the deadline sweep over N matches with deadlines, and the due-work sweep over "
+            "N matches waiting on due work, none of either due yet.")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--matches", type=int, default=100_000)
@@ -62,3 +65,21 @@ class Command(BaseCommand):
         soon = active.filter(deadline__gt=now, deadline__lte=now + timedelta(hours=3)).exclude(
             reminded_deadline=F("deadline")).order_by("deadline").values_list("id", "deadline")
         self.stdout.write("\nplan of the reminder query:\n" + soon[:500].explain(analyze=True))
+
+        # Due work: every match marked as waiting (a bot's turn, say), all within the grace
+        # period, so the sweep has nothing to queue again.
+        Match.objects.filter(created_by=owner).update(work_due_at=now)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE games_match")
+        marked = Match.objects.filter(work_due_at__isnull=False).count()
+        timings = []
+        for _ in range(options["runs"]):
+            started = time.perf_counter()
+            result = due_work_sweep(now=now)
+            timings.append(time.perf_counter() - started)
+        self.stdout.write(f"\nmatches waiting on due work: {marked}\n"
+                          f"due-work sweep result: {result}\n"
+                          f"due-work sweep time: best {1000 * min(timings):.1f} ms, "
+                          f"worst {1000 * max(timings):.1f} ms over {len(timings)} runs")
+        waited = overdue(now).values_list("id", flat=True)[:1000]
+        self.stdout.write("\nplan of the due-work query:\n" + waited.explain(analyze=True))
