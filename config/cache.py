@@ -15,17 +15,26 @@ Redis answers again the shared counters are used again; what was counted in memo
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from typing import Any
 
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
 
-from config.outages import Breaker
+from config.outages import Breaker, reconnect_once
 
 logger = logging.getLogger(__name__)
 
 # Entries the in-process stand-in keeps (one per throttled caller and scope).
 FALLBACK_MAX_ENTRIES = 10_000
+
+
+@lru_cache(maxsize=16)
+def _breaker(where: str) -> Breaker:
+    # One per Redis and process: Django makes a cache object per thread (and so per request
+    # under ASGI), and an outage must be noticed once, not by each of them.
+    return Breaker(f"cache Redis at {where}", logger=logger,
+                   fallback="answering from this process's memory")
 
 
 def _fallback_method(name: str) -> Any:
@@ -48,17 +57,15 @@ def _fallback_method(name: str) -> Any:
 class FallbackRedisCache(RedisCache):
     """Django's ``RedisCache`` that, while Redis fails, answers from process memory (see the
     module docstring). A connection Redis dropped (it restarted) is retried once at once on a
-    new connection before that counts as a failure."""
+    new connection before that counts as a failure; a timeout is not retried."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
-        import redis
-
-        options = {"retry_on_error": [redis.ConnectionError], **params.get("OPTIONS", {})}
+        options = {"retry": reconnect_once(), **params.get("OPTIONS", {})}
         super().__init__(server, {**params, "OPTIONS": options})
         where = str(server).split(",")[0].rsplit("@", 1)[-1]  # no credentials in the logs
-        self.breaker = Breaker(f"cache Redis at {where}",
-                               logger=logger, fallback="answering from this process's memory")
-        self.fallback = LocMemCache(f"fallback-{id(self)}", {
+        self.breaker = _breaker(where)
+        # Every cache object of the process for this Redis shares one memory (by its name).
+        self.fallback = LocMemCache(f"boardpost-fallback:{where}", {
             "TIMEOUT": params.get("TIMEOUT", 300),
             "OPTIONS": {"MAX_ENTRIES": FALLBACK_MAX_ENTRIES},
             "KEY_PREFIX": params.get("KEY_PREFIX", ""),

@@ -18,10 +18,22 @@ import math
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 
 REMIND_SECONDS = 60.0
+
+
+def reconnect_once() -> Any:
+    """redis-py's retry policy for Redis on the request path: a connection that Redis closed
+    (it restarted, say) is replaced and the command tried once more; a timeout is final, so a
+    hanging Redis costs one timeout, not several."""
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.retry import Retry
+
+    return Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,))
 
 
 def redis_retry_seconds() -> float:

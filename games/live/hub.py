@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from django.conf import settings
 
-from config.outages import Breaker, redis_retry_seconds
+from config.outages import Breaker, reconnect_once, redis_retry_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -64,10 +64,8 @@ def breaker(url: str) -> Breaker:
 def _redis(url: str):
     import redis
 
-    # A connection Redis dropped (it restarted) is retried once on a new one.
     return redis.Redis.from_url(url, socket_timeout=_socket_timeout(),
-                                socket_connect_timeout=_connect_timeout(),
-                                retry_on_error=[redis.ConnectionError])
+                                socket_connect_timeout=_connect_timeout(), retry=reconnect_once())
 
 
 def publish(*channels: str) -> None:
