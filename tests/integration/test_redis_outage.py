@@ -14,7 +14,6 @@ Latencies and catch-up times are printed (``pytest -s``) as well as bounded gene
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import signal
@@ -34,6 +33,7 @@ from django.utils import timezone
 from games.catalog import get_engine
 from games.models import Match, Move
 from games.services.bots import bot_accounts_ensure
+from tests.hanging import HangingListener, free_port
 from tests.integration.conftest import ROOT, Worker, _database_url, holds_for, wait_until
 from tests.integration.http import HttpClient, register
 
@@ -49,12 +49,6 @@ HANGING_BROKER_MOVE_SECONDS = 10.0
 CATCH_UP_SECONDS = 60.0
 # The due-work sweep, shortened so that the test does not wait out production's grace period.
 SWEEP_ENV = {"DUE_WORK_GRACE_SECONDS": "3", "DUE_WORK_SWEEP_SECONDS": "2"}
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def accepts(port: int) -> bool:
@@ -100,35 +94,6 @@ class PrivateRedis:
         self.process = None
         wait_until(lambda: not accepts(self.port), timeout=10, interval=0.05,
                    message="the private Redis still accepts connections")
-
-
-class HangingListener:
-    """Accepts TCP connections on ``port`` and never answers: a Redis that hangs."""
-
-    def __init__(self, port: int) -> None:
-        self.sock = socket.socket()
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", port))
-        self.sock.listen(128)
-        self.held: list[socket.socket] = []
-        self.closed = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while not self.closed:
-            try:
-                connection, _ = self.sock.accept()
-            except OSError:
-                return
-            self.held.append(connection)
-
-    def close(self) -> None:
-        self.closed = True
-        with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_RDWR)  # ends the accept() under way in the thread
-        self.sock.close()
-        for connection in self.held:
-            connection.close()
 
 
 class Process:
