@@ -1,5 +1,10 @@
 """Throttles: a budget for anonymous callers and for each signed-in user, except that the move
-of a player who must act now is never refused."""
+of a player who must act now is never refused.
+
+The counters live in the default cache. On Redis (CACHE_URL=redis://...) that is
+``config.cache.FallbackRedisCache``: while Redis is away the budgets are counted in each
+process's memory instead, so an outage neither fails nor stalls a request and a caller still
+gets at most one budget per process (the anonymous one keeps slowing down password guessing)."""
 
 from __future__ import annotations
 
