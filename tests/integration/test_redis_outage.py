@@ -141,7 +141,7 @@ class Timed(HttpClient):
 
 
 @pytest.fixture
-def stack(transactional_db, tmp_path, django_db_blocker):
+def stack(transactional_db, tmp_path):
     """The private Redis, and uvicorn, a worker and beat all configured to use it."""
     from django.db import connection
 
@@ -180,10 +180,7 @@ def stack(transactional_db, tmp_path, django_db_blocker):
     finally:
         for process in reversed(started):
             process.stop()
-        redis_server.stop()
-        for process in started:
-            if isinstance(process, Process):
-                process.log.unlink(missing_ok=True)
+        redis_server.stop()  # the processes' logs stay in var/, like the workers'
 
 
 # --------------------------------------------------------------------------- the match
