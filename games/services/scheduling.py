@@ -25,6 +25,7 @@ from typing import Any
 from celery import current_app
 from django.db import transaction
 
+from config.outages import Breaker
 from games.kit.bots import REACTION_SECONDS
 
 MATCH_BOT_MOVE_PLAY = "games.match_bot_move_play"
@@ -40,22 +41,40 @@ TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, M
 logger = logging.getLogger(__name__)
 
 
+def broker_breaker() -> Breaker:
+    return Breaker("Celery broker", logger=logger,
+                   fallback="leaving the work to the due-work sweep")
+
+
+# A broker that is down or hangs costs one failed publish per REDIS_RETRY_SECONDS and process,
+# not one per request: in between, the mark on the match row is all the work needs.
+BROKER = broker_breaker()
+
+
 def send(name: str, args: tuple[Any, ...], countdown: float | None = None) -> None:
     """Enqueue the task called ``name`` now (``countdown``: seconds to wait before it runs).
 
     A failure to hand the message to the broker is logged (the task's name and its arguments:
     ids, versions, seats, tickets; never game state) and swallowed: the due-work sweep queues
-    the work again. Run eagerly (tests, a development setup without a broker), the task runs
-    here and its errors are its own: they propagate as a worker would report them."""
+    the work again. After a failure the process leaves the broker alone for a while (``BROKER``,
+    a circuit breaker), so a hanging broker slows one request per interval, not every one.
+    Run eagerly (tests, a development setup without a broker), the task runs here and its
+    errors are its own: they propagate as a worker would report them."""
     signature = current_app.signature(name, args=args)
     if current_app.conf.task_always_eager:
         signature.apply_async(countdown=countdown)
         return
+    if not BROKER.allow():
+        logger.info("broker unavailable: left %s%r to the due-work sweep", name, args)
+        return
     try:
         signature.apply_async(countdown=countdown)
-    except Exception:
+    except Exception as exc:
+        BROKER.failed(exc)
         logger.warning("could not enqueue %s%r (match %s); the due-work sweep will queue it "
                        "again", name, args, args[0] if args else "-", exc_info=True)
+    else:
+        BROKER.succeeded()
 
 
 def _after_commit(name: str, args: tuple[Any, ...], countdown: float | None = None) -> None:

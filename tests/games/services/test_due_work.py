@@ -62,7 +62,8 @@ def broker_down():
     celery_app.conf.task_always_eager = False
     try:
         with mock.patch("kombu.messaging.Producer.publish",
-                        side_effect=BrokerError("Error 111 connecting")) as publish:
+                        side_effect=BrokerError("Error 111 connecting")) as publish, \
+                mock.patch.object(scheduling, "BROKER", scheduling.broker_breaker()):
             yield publish
     finally:
         celery_app.conf.task_always_eager = saved
@@ -300,6 +301,14 @@ def test_a_failed_publish_is_logged_and_swallowed(caplog):
     with broker_down(), caplog.at_level(logging.WARNING, logger="games.services.scheduling"):
         scheduling.send(scheduling.MATCH_SYSTEM_STEP_RUN, ("a-match-id", 7))
     assert "games.match_system_step_run" in caplog.text and "a-match-id" in caplog.text
+
+
+def test_after_a_failed_publish_the_broker_is_left_alone_for_a_while():
+    with broker_down() as publish:
+        for version in range(5):
+            scheduling.send(scheduling.MATCH_SYSTEM_STEP_RUN, ("a-match-id", version))
+        assert publish.call_count == 1, "one failed publish opens the breaker"
+        assert scheduling.BROKER.is_open and scheduling.BROKER.skipped == 4
 
 
 @pytest.mark.django_db(transaction=True)
