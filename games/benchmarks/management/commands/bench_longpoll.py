@@ -1,21 +1,30 @@
-"""Long-poll load test: many clients wait at once under uvicorn, then one change wakes them all.
+"""Live-update load test: thousands of clients wait at once on ONE uvicorn process, then moves
+wake them.
 
-The command starts ONE uvicorn process (``config.asgi:application``) on a free port against the
-configured database and Redis (DATABASE_URL, EVENTS_REDIS_URL or a redis:// CELERY_BROKER_URL),
-opens ``--clients`` simultaneous long-polls over raw HTTP/1.1 sockets, waits until every request
-is sent and the server has gone idle (all of them waiting), then:
+The command starts one uvicorn process (``config.asgi:application``) per run, on a free port,
+against the configured database and Redis (DATABASE_URL, EVENTS_REDIS_URL or a redis://
+CELERY_BROKER_URL), opens the waiting clients over raw HTTP/1.1 sockets, waits until the server
+has read every request and gone idle, then moves and measures. Two cases:
 
-* ``--mode match`` (default): the players of one Nibble match each hold half of the
-  connections on ``GET /api/matches/{id}/events``; the first player moves through
-  ``POST /api/matches/{id}/moves`` and every waiting client must receive that move;
-* ``--mode feed``: every client is a player of its own waiting on ``GET /api/me/events``; one
-  transaction writes a feed entry for each of them (``notify``), published after commit.
+* ``broadcast``: one Nibble match watched by every client;
+* ``matches``: ``--matches`` Nibble matches (default 100), the clients spread evenly over them,
+  and every match moved at once (one connection per move, all sent together).
 
-A client's wake-up latency runs from the moment the move request is sent (or the transaction
-starts) to the moment its complete answer has arrived, so it includes the move itself. The
-command prints p50/p95/p99/max, the server's RSS (VmRSS from /proc/<pid>/status) idle, with
-every client waiting, and after the wake-up, and its thread count (constant: waiting costs no
-thread). Use PostgreSQL and Redis for meaningful figures.
+In both, each match has one client of the seat that must act next waiting on its own feed
+(``/api/me/events`` or ``/api/me/stream``): the "actor", woken by its ``your_turn`` entry. The
+others wait on the match (``/api/matches/{id}/events`` or ``.../stream``), half as each player.
+``--transport longpoll`` (default) or ``sse`` picks the endpoints.
+
+A client's latency runs from the moment the answer to ITS match's move (the 201) has arrived to
+the moment it has the new move (or entry) in hand, so it can be negative when the wake-up beats
+the mover's answer. Every run prints wake p50/p95/p99/max (all clients, match clients, actors),
+how many clients got the move, the server's RSS idle / all waiting / after (and per client),
+its threads and its CPU time for the wake-ups, and the load average before the run.
+
+``--clients`` and ``--case`` take several values; every combination is run, each with a fresh
+server. The server needs an open-file limit above the number of clients (one socket each, plus
+its own files and connections): the command raises its own soft limit (the server inherits it)
+to clients + 512 and fails when the hard limit is lower.
 """
 
 from __future__ import annotations
@@ -28,19 +37,18 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, connections, transaction
+from django.db import connection, connections
 
 from accounts.models import User
-from accounts.services import token_create, tokens_create_bulk
+from accounts.services import tokens_create_bulk
 from games.management.progress import ProgressBar
 from games.models import UserEvent
 from games.services import SeatSpec, match_create, match_join
-from games.services.notifications import notify
 
 ROOT = Path(settings.BASE_DIR)
 HOST = "127.0.0.1"
@@ -76,7 +84,7 @@ class ServerProcess:
         self.port = port
         self.log = log
         env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",
-               "THROTTLE_ANON": "1000000/min"}
+               "THROTTLE_ANON": "1000000/min", "THROTTLE_LONGPOLL": "1000000/min"}
         log.parent.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST,
@@ -131,19 +139,24 @@ class ServerProcess:
                 self.process.wait()
 
 
+
+
 @dataclass
 class Answer:
+    match: int = 0  # index of the match the client is about
+    actor: bool = False  # waiting on the feed of the seat that must act
     status: int = 0
-    body: dict | None = None
+    woken: bool = False
     sent_at: float = 0.0
     done_at: float = 0.0
     error: str = ""
 
 
-def _request(method: str, path: str, token: str, body: dict | None = None) -> bytes:
+def _request(method: str, path: str, token: str, body: dict | None = None,
+             accept: str = "application/json") -> bytes:
     payload = json.dumps(body).encode() if body is not None else b""
     head = (f"{method} {path} HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Token {token}\r\n"
-            f"Connection: close\r\n")
+            f"Accept: {accept}\r\nConnection: close\r\n")
     if body is not None:
         head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
     return (head + "\r\n").encode() + payload
@@ -174,58 +187,179 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
+@dataclass
+class BenchMatch:
+    id: str
+    version: int
+    mover: str  # seat 0's token: it moves
+    other: str  # seat 1's token: it must act after the move
+    move: dict
+    answered_at: float = 0.0
+    status: int = 0
+
+
+@dataclass
+class Setup:
+    matches: list[BenchMatch] = field(default_factory=list)
+    feed_after: int = 0
+
+
+def _players(count: int) -> tuple[list[User], list[str]]:
+    names = [f"{USER_PREFIX}{n}" for n in range(count)]
+    existing = set(User.objects.filter(username__in=names).values_list("username", flat=True))
+    missing = [User(username=name) for name in names if name not in existing]
+    for user in missing:
+        user.set_unusable_password()
+    User.objects.bulk_create(missing, batch_size=500)
+    users = {user.username: user for user in User.objects.filter(username__in=names)}
+    ordered = [users[name] for name in names]
+    keys = tokens_create_bulk(ordered, "bench")
+    return ordered, [keys[name] for name in names]
+
+
+def _prepare(port: int, count: int) -> Setup:
+    """``count`` running Nibble matches, seat 0 to move in each; their first legal moves."""
+    users, tokens = _players(2 * count)
+    setup = Setup(feed_after=UserEvent.objects.order_by("-id").values_list(
+        "id", flat=True).first() or 0)
+    for n in range(count):
+        first, second = users[2 * n], users[2 * n + 1]
+        match = match_create(user=first, game="nibble", config={"first_seat": 0}, rated=False,
+                             seats=[SeatSpec("me"), SeatSpec("user", username=second.username)])
+        match = match_join(user=second, match_id=match.id)
+        status, detail = _fetch(port, "GET", f"/api/matches/{match.id}", tokens[2 * n])
+        if status != 200 or detail is None or 0 not in detail["to_act"]:
+            raise CommandError(f"could not read a bench match: {status} {detail}")
+        takeable = detail["legal_moves"]["takeable"]
+        cells = takeable[sorted(takeable)[0]]
+        setup.matches.append(BenchMatch(
+            id=str(match.id), version=detail["version"], mover=tokens[2 * n],
+            other=tokens[2 * n + 1],
+            move={"move": {"take": [cells[0]]}, "expected_version": detail["version"]}))
+    setup.feed_after = UserEvent.objects.order_by("-id").values_list(
+        "id", flat=True).first() or 0
+    # Warm the waiting paths (imports, first database connections) before measuring.
+    first = setup.matches[0]
+    _fetch(port, "GET", f"/api/matches/{first.id}/events?wait=0", first.mover)
+    _fetch(port, "GET", "/api/me/events?wait=0", first.other)
+    return setup
+
+
 class Command(BaseCommand):
-    help = ("Long-poll load: --clients simultaneous waiting clients under one uvicorn process; "
-            "prints their wake-up latency after a move and the server's memory.")
+    help = ("Live-update load: waiting clients under one uvicorn process woken by moves; prints "
+            "wake-up latency after each move's answer, server memory and CPU.")
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--clients", type=int, default=1000)
-        parser.add_argument("--mode", choices=["match", "feed"], default="match")
+        parser.add_argument("--clients", type=int, nargs="+", default=[1000, 2000, 5000])
+        parser.add_argument("--case", choices=["broadcast", "matches"], nargs="+",
+                            default=["broadcast", "matches"])
+        parser.add_argument("--matches", type=int, default=100,
+                            help="matches in the 'matches' case")
+        parser.add_argument("--transport", choices=["longpoll", "sse"], default="longpoll")
         parser.add_argument("--wait", type=int, default=settings.LONG_POLL_MAX_SECONDS,
-                            help="the clients' wait= (seconds)")
+                            help="the long-polls' wait= (seconds)")
         parser.add_argument("--connect-concurrency", type=int, default=200,
                             help="connections opened at once while the clients start")
 
     def handle(self, *args, **options) -> None:
-        clients = options["clients"]
-        if clients < 1:
-            raise CommandError("--clients must be at least 1")
+        if min(options["clients"]) < 2:
+            raise CommandError("--clients must be at least 2")
         if not 1 <= options["wait"] <= settings.LONG_POLL_MAX_SECONDS:
             raise CommandError(f"--wait must be 1 to {settings.LONG_POLL_MAX_SECONDS}")
         if connection.vendor != "postgresql":
             self.stderr.write("warning: not on PostgreSQL; set DATABASE_URL for real figures")
-        hub = "redis pub/sub" if settings.EVENTS_REDIS_URL else (
-            f"none: polling the database every {settings.EVENTS_POLL_SECONDS}s")
         if not settings.EVENTS_REDIS_URL:
             self.stderr.write("warning: no EVENTS_REDIS_URL / redis:// CELERY_BROKER_URL; "
                               "waiting clients poll the database")
-        open_files = _raise_open_files(clients + 512)
-        with open("/proc/loadavg") as loadavg:
-            self.loadavg = " ".join(loadavg.read().split()[:3])
+        self.open_files = _raise_open_files(max(options["clients"]) + 512)
+        summary = []
+        for case in options["case"]:
+            for clients in options["clients"]:
+                summary.append(self._one(case, clients, options))
+        if len(summary) > 1:
+            self.stdout.write("\nsummary (latency after each move's 201; load average before "
+                              "the run)")
+            for line in summary:
+                self.stdout.write("  " + line)
 
-        if options["mode"] == "match":
-            scenario = MatchScenario(clients)
-        else:
-            scenario = FeedScenario(clients, self.stderr)
+    def _one(self, case: str, clients: int, options) -> str:
+        matches = 1 if case == "broadcast" else min(options["matches"], clients // 2)
+        with open("/proc/loadavg") as loadavg:
+            load = " ".join(loadavg.read().split()[:3])
         port = _free_port()
         log = ROOT / "var" / "bench-longpoll-uvicorn.log"
         server = ServerProcess(port, log)
         try:
             server.wait_ready()
-            scenario.prepare(port)
+            setup = _prepare(port, matches)
             idle = server.status()
-            result = asyncio.run(self._run(server, scenario, options))
+            result = asyncio.run(self._run(server, setup, clients, options))
             after = server.status()
         finally:
             server.stop()
             connections.close_all()
-        self._report(options, scenario, hub, open_files, idle, after, result)
+        return self._report(case, clients, options, setup, load, idle, after, result)
 
     # ---------------------------------------------------------------------------------- run
 
-    async def _run(self, server: ServerProcess, scenario: Scenario, options) -> dict:
-        clients, wait = options["clients"], options["wait"]
-        answers = [Answer() for _ in range(clients)]
+    def _wait_request(self, setup: Setup, answer: Answer, index: int, options) -> bytes:
+        match = setup.matches[answer.match]
+        wait, sse = options["wait"], options["transport"] == "sse"
+        if answer.actor:
+            if sse:
+                return _request("GET", f"/api/me/stream?after={setup.feed_after}", match.other,
+                                accept="text/event-stream")
+            return _request("GET", f"/api/me/events?after={setup.feed_after}&wait={wait}",
+                            match.other)
+        token = match.mover if index % 2 == 0 else match.other
+        if sse:
+            return _request("GET", f"/api/matches/{match.id}/stream?after={match.version}",
+                            token, accept="text/event-stream")
+        return _request("GET", f"/api/matches/{match.id}/events?after={match.version}"
+                               f"&wait={wait}", token)
+
+    def _is_wake(self, setup: Setup, answer: Answer, body: dict | None) -> bool:
+        if not body:
+            return False
+        if answer.actor:
+            return any(event["type"] == UserEvent.Type.YOUR_TURN
+                       for event in body.get("events", ()))
+        moves = body.get("moves") or ()
+        return bool(moves) and moves[0]["seq"] == setup.matches[answer.match].version + 1
+
+    async def _read_answer(self, setup: Setup, answer: Answer, reader, sse: bool) -> None:
+        if not sse:
+            raw = await reader.read()
+            answer.done_at = time.perf_counter()
+            answer.status, body = _parse(raw)
+            answer.woken = answer.status == 200 and self._is_wake(setup, answer, body)
+            return
+        head = await reader.readuntil(b"\r\n\r\n")
+        answer.status = int(head.split(b" ", 2)[1])
+        if answer.status != 200:
+            answer.done_at = time.perf_counter()
+            return
+        while True:  # server-sent events: until one carries the change
+            line = await reader.readline()
+            if not line:
+                answer.done_at = time.perf_counter()
+                return
+            if line.startswith(b"data:"):
+                try:
+                    body = json.loads(line[5:])
+                except ValueError:
+                    continue
+                if self._is_wake(setup, answer, body):
+                    answer.done_at = time.perf_counter()
+                    answer.woken = True
+                    return
+
+    async def _run(self, server: ServerProcess, setup: Setup, clients: int, options) -> dict:
+        count = len(setup.matches)
+        answers = [Answer(match=index % count) for index in range(clients)]
+        for index in range(count):
+            answers[index].actor = True  # the first client of each match
+        sse = options["transport"] == "sse"
         gate = asyncio.Semaphore(options["connect_concurrency"])
         sent = asyncio.Event()
         sent_count = 0
@@ -236,8 +370,9 @@ class Command(BaseCommand):
                 answer = answers[index]
                 try:
                     async with gate:
-                        reader, writer = await asyncio.open_connection(HOST, server.port)
-                        writer.write(scenario.wait_request(index, wait))
+                        reader, writer = await asyncio.open_connection(HOST, server.port,
+                                                                       limit=2**20)
+                        writer.write(self._wait_request(setup, answer, index, options))
                         await writer.drain()
                     answer.sent_at = time.perf_counter()
                 except OSError as exc:
@@ -250,10 +385,8 @@ class Command(BaseCommand):
                     if sent_count == clients:
                         sent.set()
                 try:
-                    raw = await reader.read()
-                    answer.done_at = time.perf_counter()
-                    answer.status, answer.body = _parse(raw)
-                except OSError as exc:
+                    await self._read_answer(setup, answer, reader, sse)
+                except (OSError, asyncio.IncompleteReadError) as exc:
                     answer.done_at = time.perf_counter()
                     answer.error = f"read: {exc.__class__.__name__}"
                 finally:
@@ -265,9 +398,7 @@ class Command(BaseCommand):
 
         # Every request is sent; the server is done reading them once its CPU goes quiet.
         settle_started = time.perf_counter()
-        # Polling clients (no Redis) never let the server go quiet: give up after a third of
-        # the wait at most.
-        await self._settle(server, limit=max(2.0, wait / 3))
+        await self._settle(server, limit=max(5.0, options["wait"] / 3))
         settle_seconds = time.perf_counter() - settle_started
         waiting = server.status()
         sockets = server.sockets()
@@ -275,12 +406,12 @@ class Command(BaseCommand):
 
         cpu_before = server.cpu_seconds()
         trigger_at = time.perf_counter()
-        trigger = await scenario.trigger(server.port)
-        trigger_seconds = time.perf_counter() - trigger_at
+        await asyncio.gather(*(self._move(server.port, match) for match in setup.matches))
+        moves_seconds = time.perf_counter() - trigger_at
 
         with ProgressBar(clients, "wake-up", stream=self.stderr) as bar:
             pending = set(tasks)
-            deadline = time.monotonic() + wait + 30
+            deadline = time.monotonic() + options["wait"] + 30
             while pending and time.monotonic() < deadline:
                 done, pending = await asyncio.wait(pending, timeout=0.5)
                 bar.advance(len(done))
@@ -289,8 +420,17 @@ class Command(BaseCommand):
         cpu = server.cpu_seconds() - cpu_before
         return {"cpu": cpu, "answers": answers, "connected": connected, "early": early,
                 "waiting": waiting, "sockets": sockets, "settle": settle_seconds,
-                "trigger_at": trigger_at, "trigger": trigger,
-                "trigger_seconds": trigger_seconds}
+                "trigger_at": trigger_at, "moves_seconds": moves_seconds}
+
+    async def _move(self, port: int, match: BenchMatch) -> None:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        writer.write(_request("POST", f"/api/matches/{match.id}/moves", match.mover,
+                              match.move))
+        await writer.drain()
+        raw = await reader.read()
+        match.answered_at = time.perf_counter()
+        match.status = _parse(raw)[0]
+        writer.close()
 
     async def _settle(self, server: ServerProcess, limit: float, quiet: float = 0.03) -> None:
         """Until the server used less than ``quiet`` of a CPU over two 0.5 s windows."""
@@ -307,179 +447,71 @@ class Command(BaseCommand):
 
     # ------------------------------------------------------------------------------- report
 
-    def _report(self, options, scenario: Scenario, hub: str, open_files: int,
-                idle: dict, after: dict, result: dict) -> None:
+    def _report(self, case: str, clients: int, options, setup: Setup, load: str, idle: dict,
+                after: dict, result: dict) -> str:
         answers: list[Answer] = result["answers"]
-        woken = [answer for answer in answers if scenario.is_wake(answer)]
-        latencies = [answer.done_at - result["trigger_at"] for answer in woken]
-        empty = sum(1 for a in answers if a.status == 200 and not scenario.is_wake(a))
+        woken = [answer for answer in answers if answer.woken]
+
+        def latency(answer: Answer) -> float:
+            return answer.done_at - setup.matches[answer.match].answered_at
+
+        everyone = [latency(a) for a in woken]
+        watchers = [latency(a) for a in woken if not a.actor]
+        actors = [latency(a) for a in woken if a.actor]
         errors: dict[str, int] = {}
         for answer in answers:
             if answer.error or (answer.status and answer.status != 200):
                 key = answer.error or f"HTTP {answer.status}"
                 errors[key] = errors.get(key, 0) + 1
+        moves = {}
+        for match in setup.matches:
+            moves[match.status] = moves.get(match.status, 0) + 1
         missing = sum(1 for answer in answers if not answer.done_at)
-        waiting, clients = result["waiting"], options["clients"]
+        not_woken = len(answers) - len(woken)
+        waiting = result["waiting"]
         per_client = (waiting["VmRSS"] - idle["VmRSS"]) / max(result["connected"], 1)
 
         def ms(value: float) -> str:
-            return f"{1000 * value:8.1f} ms"
+            return f"{1000 * value:7.1f} ms"
 
         def mib(kib: int) -> str:
             return f"{kib / 1024:7.1f} MiB"
 
+        def spread(values: list[float]) -> str:
+            if not values:
+                return "none"
+            return (f"p50 {ms(percentile(values, 0.5))}  p95 {ms(percentile(values, 0.95))}  "
+                    f"p99 {ms(percentile(values, 0.99))}  max {ms(max(values))}")
+
+        title = (f"case={case} clients={clients} matches={len(setup.matches)} "
+                 f"transport={options['transport']}")
         lines = [
-            f"mode={options['mode']} clients={clients} wait={options['wait']}s "
-            f"server=uvicorn, 1 process database={connection.vendor} "
-            f"hub={hub} RLIMIT_NOFILE={open_files}",
-            f"waiting before the {scenario.trigger_name}: {result['connected']} connected, "
-            f"{result['sockets']} sockets open in the server, {result['early']} answered early "
-            f"(waited {result['settle']:.1f}s for the server to go idle)",
-            f"{scenario.trigger_name}: {scenario.describe(result['trigger'])} "
-            f"in {1000 * result['trigger_seconds']:.1f} ms",
-            f"woken with the change: {len(woken)}   empty: {empty}   unanswered: {missing}   "
-            f"errors: {errors or 'none'}",
-        ]
-        if latencies:
-            lines += [
-                f"wake-up latency p50: {ms(percentile(latencies, 0.50))}",
-                f"wake-up latency p95: {ms(percentile(latencies, 0.95))}",
-                f"wake-up latency p99: {ms(percentile(latencies, 0.99))}",
-                f"wake-up latency max: {ms(max(latencies))}",
-            ]
-        lines += [
-            f"server RSS idle:          {mib(idle['VmRSS'])}",
-            f"server RSS all waiting:   {mib(waiting['VmRSS'])}  "
-            f"(+{per_client:.1f} KiB per waiting client)",
-            f"server RSS after wake-up: {mib(after['VmRSS'])}  (peak {mib(after['VmHWM'])})",
-            f"server threads: idle {idle['Threads']}, all waiting {waiting['Threads']}, "
+            "",
+            title,
+            f"  server: uvicorn, 1 process; database={connection.vendor}; "
+            f"hub={'redis pub/sub' if settings.EVENTS_REDIS_URL else 'none (polling)'}; "
+            f"RLIMIT_NOFILE={self.open_files}; load average before: {load}",
+            f"  waiting: {result['connected']} connected, {result['sockets']} sockets open in "
+            f"the server, {result['early']} answered early (settled in {result['settle']:.1f}s)",
+            f"  moves: {len(setup.matches)} sent at once, answers {moves}, all answered within "
+            f"{1000 * result['moves_seconds']:.1f} ms",
+            f"  got the change: {len(woken)} of {clients}   without it: {not_woken}   "
+            f"unanswered: {missing}   errors: {errors or 'none'}",
+            f"  latency after the move's 201, all:    {spread(everyone)}",
+            f"  latency after the move's 201, match:  {spread(watchers)}",
+            f"  latency after the move's 201, actors: {spread(actors)}",
+            f"  server RSS idle {mib(idle['VmRSS'])}, all waiting {mib(waiting['VmRSS'])} "
+            f"(+{per_client:.1f} KiB per client), after {mib(after['VmRSS'])} "
+            f"(peak {mib(after['VmHWM'])})",
+            f"  server threads: idle {idle['Threads']}, all waiting {waiting['Threads']}, "
             f"after {after['Threads']}",
-            f"server CPU for the {scenario.trigger_name} and the wake-ups: {result['cpu']:.2f} s "
-            f"({1000 * result['cpu'] / max(len(woken), 1):.2f} ms per woken client)",
-            f"load average at the start: {self.loadavg}",
+            f"  server CPU for the moves and wake-ups: {result['cpu']:.2f} s "
+            f"({1000 * result['cpu'] / max(len(woken), 1):.3f} ms per woken client)",
         ]
         self.stdout.write("\n".join(lines))
-        if not latencies:
-            raise CommandError("no client was woken by the change")
-
-
-# ------------------------------------------------------------------------------- scenarios
-
-def _bench_user(username: str) -> tuple[User, str]:
-    user = User.objects.filter(username=username).first()
-    if user is None:
-        user = User.objects.create_user(username=username, password=None)
-    return user, token_create(user, "bench").key
-
-
-class Scenario:
-    trigger_name = "change"
-
-    def prepare(self, port: int) -> None:
-        raise NotImplementedError
-
-    def wait_request(self, index: int, wait: int) -> bytes:
-        raise NotImplementedError
-
-    async def trigger(self, port: int) -> object:
-        raise NotImplementedError
-
-    def is_wake(self, answer: Answer) -> bool:
-        raise NotImplementedError
-
-    def describe(self, trigger: object) -> str:
-        return str(trigger)
-
-
-class MatchScenario(Scenario):
-    """Two players, one Nibble match; half the clients per player wait on its log."""
-
-    trigger_name = "move"
-
-    def __init__(self, clients: int) -> None:
-        self.clients = clients
-
-    def prepare(self, port: int) -> None:
-        (first, self.first_token), (second, self.second_token) = (
-            _bench_user(f"{USER_PREFIX}a"), _bench_user(f"{USER_PREFIX}b"))
-        match = match_create(user=first, game="nibble", config={"first_seat": 0}, rated=False,
-                             seats=[SeatSpec("me"), SeatSpec("user", username=second.username)])
-        match = match_join(user=second, match_id=match.id)
-        self.match_id = str(match.id)
-        self.version = match.version
-        status, detail = _fetch(port, "GET", f"/api/matches/{self.match_id}", self.first_token)
-        if status != 200 or detail is None or 0 not in detail["to_act"]:
-            raise CommandError(f"could not read the bench match: {status} {detail}")
-        takeable = detail["legal_moves"]["takeable"]
-        cells = takeable[sorted(takeable)[0]]
-        self.move = {"move": {"take": [cells[0]]}, "expected_version": detail["version"]}
-        # Warm the long-poll path (imports, first database connections) before measuring.
-        _fetch(port, "GET", f"/api/matches/{self.match_id}/events?wait=0", self.first_token)
-
-    def wait_request(self, index: int, wait: int) -> bytes:
-        token = self.first_token if index % 2 == 0 else self.second_token
-        return _request("GET", f"/api/matches/{self.match_id}/events?after={self.version}"
-                               f"&wait={wait}", token)
-
-    async def trigger(self, port: int) -> object:
-        reader, writer = await asyncio.open_connection(HOST, port)
-        writer.write(_request("POST", f"/api/matches/{self.match_id}/moves", self.first_token,
-                              self.move))
-        await writer.drain()
-        raw = await reader.read()
-        writer.close()
-        return _parse(raw)[0]
-
-    def describe(self, trigger: object) -> str:
-        return f"POST /api/matches/{{id}}/moves answered {trigger}"
-
-    def is_wake(self, answer: Answer) -> bool:
-        return (answer.status == 200 and bool(answer.body) and bool(answer.body.get("moves"))
-                and answer.body["moves"][0]["seq"] == self.version + 1)
-
-
-class FeedScenario(Scenario):
-    """One player per client, each waiting on its own feed."""
-
-    trigger_name = "feed entries"
-
-    def __init__(self, clients: int, stderr) -> None:
-        self.clients = clients
-        self.stderr = stderr
-
-    def prepare(self, port: int) -> None:
-        names = [f"{USER_PREFIX}{n}" for n in range(self.clients)]
-        existing = set(User.objects.filter(username__in=names).values_list("username",
-                                                                           flat=True))
-        missing = [User(username=name) for name in names if name not in existing]
-        for user in missing:
-            user.set_unusable_password()
-        User.objects.bulk_create(missing, batch_size=500)
-        users = list(User.objects.filter(username__in=names))
-        tokens = tokens_create_bulk(users, "bench")
-        self.user_ids = [user.id for user in users]
-        self.tokens = [tokens[name] for name in names]
-        self.after = UserEvent.objects.order_by("-id").values_list("id", flat=True).first() or 0
-        _fetch(port, "GET", "/api/me/events?wait=0", self.tokens[0])
-
-    def wait_request(self, index: int, wait: int) -> bytes:
-        return _request("GET", f"/api/me/events?after={self.after}&wait={wait}",
-                        self.tokens[index])
-
-    async def trigger(self, port: int) -> object:
-        return await asyncio.to_thread(self._write)
-
-    def _write(self) -> int:
-        try:
-            with transaction.atomic():
-                notify(user_ids=self.user_ids, type=UserEvent.Type.DEADLINE_SOON, bench=True)
-            return len(self.user_ids)
-        finally:
-            connection.close()
-
-    def describe(self, trigger: object) -> str:
-        return f"{trigger} entries written in one transaction and published"
-
-    def is_wake(self, answer: Answer) -> bool:
-        return (answer.status == 200 and bool(answer.body) and bool(answer.body.get("events"))
-                and answer.body["events"][0]["type"] == UserEvent.Type.DEADLINE_SOON)
+        if not everyone:
+            return f"{title}: nobody woken"
+        return (f"{title}: got it {len(woken)}/{clients}; p50 {1000 * percentile(everyone, .5):.0f}"
+                f" ms, p99 {1000 * percentile(everyone, .99):.0f} ms (actors p50 "
+                f"{1000 * percentile(actors, .5):.0f} ms); RSS +{per_client:.1f} KiB/client; "
+                f"CPU {result['cpu']:.2f} s; load {load}")
