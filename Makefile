@@ -32,12 +32,13 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python manage.py bench_engines
 
-## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL
+## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL, the move path
+## against the framework floor (games.benchmarks.floor) in the same run
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boardpost_bench
 bench-api: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
-	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py bench_api --clients 16
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py bench_api --clients 16 --floor
 
 ## make bench-sweep: the deadline and due-work sweeps over 100,000 matches (PostgreSQL)
 bench-sweep: $(STAMP)

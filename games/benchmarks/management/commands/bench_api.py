@@ -5,6 +5,12 @@ each answer (the match as it now stands, with the takeable discs of the player t
 a legal take and submits it for the seat that must act, with ``expected_version``. Move
 submissions are timed; the command prints moves per second and latency percentiles. Use
 PostgreSQL (DATABASE_URL) for meaningful figures.
+
+With ``--floor`` the same clients (same code, processes and keep-alive connections) also drive
+the framework floor (``games.benchmarks.floor``): one Django + DRF view that does the least a
+move must do, served by a second gunicorn with the same settings against the same database.
+Rounds of the two alternate (floor, real, real, floor, ...) within one run, so both see the
+same machine; the command prints both results and the real path's share of the floor.
 """
 
 from __future__ import annotations
@@ -20,17 +26,24 @@ import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import token_create
+from games.benchmarks.floor import floor_state
 from games.management.progress import ProgressBar
+from games.models import Match, Seat
 
 ROOT = Path(settings.BASE_DIR)
+REAL_APP = "config.wsgi:application"
+FLOOR_APP = "games.benchmarks.floor_wsgi:application"
 
 
 def _free_port() -> int:
@@ -40,14 +53,12 @@ def _free_port() -> int:
 
 
 class Client(threading.Thread):
-    """One simulated client: two accounts, one match at a time, both seats."""
+    """One simulated client on one keep-alive connection; ``play_one`` is what it repeats."""
 
-    def __init__(self, port: int, tokens: tuple[str, str], usernames: tuple[str, str],
-                 stop_at: float, seed: int) -> None:
+    def __init__(self, port: int, tokens: tuple[str, str], stop_at: float, seed: int) -> None:
         super().__init__(daemon=True)
         self.port = port
         self.tokens = tokens
-        self.usernames = usernames
         self.stop_at = stop_at
         self.rng = random.Random(seed)
         self.latencies: list[float] = []
@@ -71,14 +82,36 @@ class Client(threading.Thread):
                     raise
         raise AssertionError("unreachable")
 
+    def timed_move(self, path: str, token: str, body: dict) -> tuple[int, Any]:
+        started = time.perf_counter()
+        status, answer = self.request("POST", path, token, body)
+        elapsed = time.perf_counter() - started
+        if status == 201:
+            self.latencies.append(elapsed)
+        else:
+            self.errors[status] = self.errors.get(status, 0) + 1
+        return status, answer
+
     def run(self) -> None:
         while time.monotonic() < self.stop_at:
             self.play_one()
 
     def play_one(self) -> None:
+        raise NotImplementedError
+
+
+class RealClient(Client):
+    """Plays whole matches through the public API: create, join, then every move."""
+
+    def __init__(self, port: int, tokens: tuple[str, str], stop_at: float, seed: int, *,
+                 opponent: str, **_: Any) -> None:
+        super().__init__(port, tokens, stop_at, seed)
+        self.opponent = opponent
+
+    def play_one(self) -> None:
         status, created = self.request("POST", "/api/matches", self.tokens[0], {
             "game": "nibble", "rated": False,
-            "seats": [{"kind": "me"}, {"kind": "user", "username": self.usernames[1]}]})
+            "seats": [{"kind": "me"}, {"kind": "user", "username": self.opponent}]})
         if status != 201:
             self.errors[status] = self.errors.get(status, 0) + 1
             return
@@ -92,16 +125,11 @@ class Client(threading.Thread):
             takeable = detail["view"]["takeable"]
             cells = takeable[self.rng.choice(sorted(takeable))]
             move = {"take": [self.rng.choice(cells)]}
-            started = time.perf_counter()
-            status, body = self.request("POST", f"/api/matches/{match_id}/moves",
-                                        self.tokens[seat],
-                                        {"move": move, "expected_version": detail["version"]})
-            elapsed = time.perf_counter() - started
+            status, body = self.timed_move(f"/api/matches/{match_id}/moves", self.tokens[seat],
+                                           {"move": move, "expected_version": detail["version"]})
             if status == 201:
-                self.latencies.append(elapsed)
                 detail = body["match"]
             else:
-                self.errors[status] = self.errors.get(status, 0) + 1
                 status, detail = self.request("GET", f"/api/matches/{match_id}",
                                               self.tokens[0])
         if detail.get("status") != "finished":
@@ -109,15 +137,40 @@ class Client(threading.Thread):
         self.matches_finished += 1
 
 
-def run_client_process(port: int, pairs: list[tuple[tuple[str, str], tuple[str, str]]],
-                       stop_at_wall: float, first_seed: int) -> tuple[list[float], dict, int]:
+class FloorClient(Client):
+    """Moves on its own floor match, seats in turn, as fast as the floor answers."""
+
+    def __init__(self, port: int, tokens: tuple[str, str], stop_at: float, seed: int, *,
+                 floor_match: str, **_: Any) -> None:
+        super().__init__(port, tokens, stop_at, seed)
+        self.match_id = floor_match
+        self.version: int | None = None
+
+    def play_one(self) -> None:
+        if self.version is None:
+            self.version = 0
+        move = {"take": [[self.rng.randrange(16), self.rng.randrange(16)]]}
+        status, body = self.timed_move(f"/floor/matches/{self.match_id}/moves",
+                                       self.tokens[self.version % 2],
+                                       {"move": move, "expected_version": self.version})
+        if status == 201:
+            self.version = body["version"]
+        elif status == 409:
+            self.version = body["extra"]["current_version"]
+
+
+CLIENT_KINDS: dict[str, type[Client]] = {"real": RealClient, "floor": FloorClient}
+
+
+def run_client_process(kind: str, port: int, specs: list[dict[str, Any]], stop_at_wall: float,
+                       first_seed: int) -> tuple[list[float], dict, int]:
     """One client process: a thread per client; returns latencies, errors, matches finished.
 
     Clients are spread over several processes so that the load generator's own GIL does not
     cap the figures."""
     stop_at = time.monotonic() + (stop_at_wall - time.time())
-    threads = [Client(port, tokens, names, stop_at, seed=first_seed + i)
-               for i, (tokens, names) in enumerate(pairs)]
+    threads = [CLIENT_KINDS[kind](port, stop_at=stop_at, seed=first_seed + i, **spec)
+               for i, spec in enumerate(specs)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -136,16 +189,64 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
+@dataclass
+class Tally:
+    """What one mode (the real move path or the floor) did over all its rounds."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: dict[int, int] = field(default_factory=dict)
+    finished: int = 0
+    seconds: float = 0.0
+    rounds: list[tuple[float, float]] = field(default_factory=list)  # (moves/s, load)
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds if self.seconds else 0.0
+
+    def add(self, results: list[tuple[list[float], dict, int]], wall: float) -> None:
+        moves = 0
+        for latencies, errors, finished in results:
+            self.latencies.extend(latencies)
+            moves += len(latencies)
+            self.finished += finished
+            for status, count in errors.items():
+                self.errors[status] = self.errors.get(status, 0) + count
+        self.seconds += wall
+        self.rounds.append((moves / wall if wall else 0.0, os.getloadavg()[0]))
+
+    def lines(self, label: str) -> str:
+        if not self.latencies:
+            return f"{label}: no move succeeded; errors by status: {self.errors}"
+        per_round = ", ".join(f"{rate:.0f}" for rate, _ in self.rounds)
+        return (
+            f"{label}\n"
+            f"  moves accepted:   {len(self.latencies)} in {self.seconds:.1f} s\n"
+            f"  moves per second: {self.rate:.1f} (rounds: {per_round})\n"
+            f"  latency p50:      {1000 * percentile(self.latencies, 0.50):.1f} ms\n"
+            f"  latency p95:      {1000 * percentile(self.latencies, 0.95):.1f} ms\n"
+            f"  latency p99:      {1000 * percentile(self.latencies, 0.99):.1f} ms\n"
+            f"  matches finished: {self.finished}\n"
+            f"  errors:           {self.errors or 'none'}")
+
+
 class Command(BaseCommand):
-    help = "Concurrent HTTP clients play Nibble against gunicorn; prints moves/s and latency."
+    help = ("Concurrent HTTP clients play Nibble against gunicorn; prints moves/s and latency "
+            "(with --floor: against the framework floor too, and the ratio).")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--clients", type=int, default=16)
-        parser.add_argument("--seconds", type=float, default=30.0)
+        parser.add_argument("--seconds", type=float, default=30.0,
+                            help="measured seconds per mode (split over the rounds)")
         parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
         parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
         parser.add_argument("--client-processes", type=int, default=4,
                             help="processes the simulated clients are spread over")
+        parser.add_argument("--floor", action="store_true",
+                            help="also drive the framework floor, interleaved, and compare")
+        parser.add_argument("--rounds", type=int, default=3,
+                            help="with --floor: rounds per mode (alternating)")
+        parser.add_argument("--warmup", type=float, default=2.0,
+                            help="unmeasured seconds per server before the first round")
 
     def handle(self, *args, **options) -> None:
         if connection.vendor != "postgresql":
@@ -154,61 +255,112 @@ class Command(BaseCommand):
         users = []
         for n in range(2 * clients):
             user, _ = User.objects.get_or_create(username=f"bench-{n}")
-            users.append((user.username, token_create(user, "bench").key))
+            users.append((user, token_create(user, "bench").key))
+        specs = [{"tokens": (users[2 * i][1], users[2 * i + 1][1]),
+                  "opponent": users[2 * i + 1][0].username} for i in range(clients)]
+        modes = ["floor", "real"] if options["floor"] else ["real"]
+        floor_ids: list[Any] = []
+        if options["floor"]:
+            floor_ids = self._floor_matches([(users[2 * i][0], users[2 * i + 1][0])
+                                             for i in range(clients)])
+            for spec, match_id in zip(specs, floor_ids, strict=True):
+                spec["floor_match"] = str(match_id)
 
-        port = _free_port()
         env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",
                "THROTTLE_ANON": "1000000/min"}
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "config.wsgi:application", "--bind",
-             f"127.0.0.1:{port}", "--workers", str(options["workers"]), "--threads",
-             str(options["threads"]), "--log-level", "warning"],
-            cwd=ROOT, env=env)
         processes = max(1, min(options["client_processes"], clients))
-        pairs = [((users[2 * i][1], users[2 * i + 1][1]), (users[2 * i][0], users[2 * i + 1][0]))
-                 for i in range(clients)]
-        shares = [pairs[n::processes] for n in range(processes)]
+        shares = [specs[n::processes] for n in range(processes)]
+        servers: dict[str, tuple[int, subprocess.Popen]] = {}
+        tallies = {mode: Tally() for mode in modes}
+        rounds = options["rounds"] if options["floor"] else 1
+        seconds = options["seconds"] / rounds
+        # Floor, real, real, floor, ...: each mode runs as often first as second.
+        order = [mode for n in range(rounds) for mode in (modes if n % 2 == 0 else modes[::-1])]
+        load_before = os.getloadavg()
         try:
-            self._wait_for(port, server)
+            for mode in modes:
+                port = _free_port()
+                servers[mode] = (port, subprocess.Popen(
+                    [sys.executable, "-m", "gunicorn",
+                     FLOOR_APP if mode == "floor" else REAL_APP, "--bind",
+                     f"127.0.0.1:{port}", "--workers", str(options["workers"]), "--threads",
+                     str(options["threads"]), "--log-level", "warning"],
+                    cwd=ROOT, env=env))
+            for port, server in servers.values():
+                self._wait_for(port, server)
             # The forked client processes must not share the parent's database connection.
             connections.close_all()
-            stop_at_wall = time.time() + options["seconds"]
-            started = time.monotonic()
-            with ProcessPoolExecutor(max_workers=processes,
-                                     mp_context=multiprocessing.get_context("fork")) as pool:
-                futures = [pool.submit(run_client_process, port, share, stop_at_wall, 100 * n)
-                           for n, share in enumerate(shares)]
-                with ProgressBar(int(options["seconds"]), "bench-api",
-                                 stream=self.stderr) as bar:
-                    while not all(future.done() for future in futures):
-                        time.sleep(1)
-                        if bar.done < bar.total:
-                            bar.advance()
-                results = [future.result() for future in futures]
-            wall = time.monotonic() - started
+            if options["warmup"] > 0:
+                for mode in modes:
+                    self._round(mode, servers[mode][0], shares, options["warmup"], seed=10_000)
+            with ProgressBar(len(order), "bench-api", stream=self.stderr) as bar:
+                for n, mode in enumerate(order):
+                    results, wall = self._round(mode, servers[mode][0], shares, seconds,
+                                                seed=1000 * n)
+                    tallies[mode].add(results, wall)
+                    bar.advance()
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            for _, server in servers.values():
+                server.terminate()
+            for _, server in servers.values():
+                server.wait(timeout=30)
+            if floor_ids:
+                Match.objects.filter(id__in=floor_ids).update(
+                    status=Match.Status.ABORTED, finished_at=timezone.now(), actors=[],
+                    outcome={"reason": "aborted"})
+        load_after = os.getloadavg()
 
-        latencies = [value for result in results for value in result[0]]
-        errors: dict[int, int] = {}
-        for _, result_errors, _ in results:
-            for status, count in result_errors.items():
-                errors[status] = errors.get(status, 0) + count
-        finished = sum(result[2] for result in results)
-        if not latencies:
-            raise CommandError(f"no move succeeded; errors by status: {errors}")
+        if not tallies["real"].latencies:
+            raise CommandError(f"no move succeeded; errors by status: {tallies['real'].errors}")
         self.stdout.write(
             f"clients={clients} in {processes} processes "
-            f"gunicorn={options['workers']}x{options['threads']} "
-            f"database={connection.vendor} seconds={wall:.1f}\n"
-            f"moves accepted:   {len(latencies)}\n"
-            f"moves per second: {len(latencies) / wall:.1f}\n"
-            f"latency p50:      {1000 * percentile(latencies, 0.50):.1f} ms\n"
-            f"latency p95:      {1000 * percentile(latencies, 0.95):.1f} ms\n"
-            f"latency p99:      {1000 * percentile(latencies, 0.99):.1f} ms\n"
-            f"matches finished: {finished}\n"
-            f"errors:           {errors or 'none'}")
+            f"gunicorn={options['workers']}x{options['threads']} database={connection.vendor} "
+            f"rounds={rounds}x{seconds:.1f}s per mode\n"
+            f"load average (1/5/15 min) before: {self._load(load_before)}; "
+            f"after: {self._load(load_after)}")
+        labels = {"real": "move path (POST /api/matches/<id>/moves)",
+                  "floor": "framework floor (games.benchmarks.floor)"}
+        for mode in modes:
+            self.stdout.write(tallies[mode].lines(labels[mode]))
+        if options["floor"] and tallies["floor"].rate:
+            real, floor = tallies["real"], tallies["floor"]
+            self.stdout.write(
+                f"move path / floor: {real.rate / floor.rate:.2f} of the floor's moves/s; "
+                f"p99 {1000 * percentile(real.latencies, 0.99):.1f} ms against "
+                f"{1000 * percentile(floor.latencies, 0.99):.1f} ms")
+
+    @staticmethod
+    def _load(values: tuple[float, float, float]) -> str:
+        return "/".join(f"{value:.2f}" for value in values)
+
+    @staticmethod
+    def _round(mode: str, port: int, shares: list[list[dict[str, Any]]], seconds: float, *,
+               seed: int) -> tuple[list[tuple[list[float], dict, int]], float]:
+        stop_at_wall = time.time() + seconds
+        started = time.monotonic()
+        with ProcessPoolExecutor(max_workers=len(shares),
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(run_client_process, mode, port, share, stop_at_wall,
+                                   seed + 100 * n)
+                       for n, share in enumerate(shares)]
+            results = [future.result() for future in futures]
+        return results, time.monotonic() - started
+
+    @staticmethod
+    def _floor_matches(pairs: list[tuple[User, User]]) -> list[Any]:
+        """One running two-seat match per client for the floor to write to."""
+        now = timezone.now()
+        ids = []
+        for first, second in pairs:
+            match = Match.objects.create(
+                game="nibble", num_players=2, status=Match.Status.ACTIVE, rated=False,
+                created_by=first, seed="floor", state=floor_state(0), version=0, actors=[0],
+                started_at=now)
+            Seat.objects.bulk_create([
+                Seat(match=match, index=index, user=user, joined_at=now)
+                for index, user in enumerate((first, second))])
+            ids.append(match.id)
+        return ids
 
     @staticmethod
     def _wait_for(port: int, server: subprocess.Popen) -> None:
