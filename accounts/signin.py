@@ -14,9 +14,11 @@ from typing import Any
 from axes.helpers import get_cool_off
 from django.http import HttpRequest, JsonResponse
 
-from config.exceptions import envelope
+from config.exceptions import declare_error_code, envelope
 
 LOCKED_OUT_CODE = "too_many_attempts"
+declare_error_code(429, LOCKED_OUT_CODE, "Too many failed sign-ins for the account or from the "
+                   "address; `Retry-After` says when to try again.")
 
 
 def retry_after_seconds(request: HttpRequest | None = None) -> int:

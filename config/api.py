@@ -4,9 +4,12 @@ error envelope's schema, and JSON answers for URLs no view handles."""
 from __future__ import annotations
 
 import json
+import re
 import sys
+from base64 import b64decode
 from collections.abc import Callable
 from typing import Any
+from urllib import parse
 
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -22,12 +25,18 @@ from config.exceptions import (
     RequestTooLarge,
     database_unavailable_response,
     envelope,
+    error_codes,
     is_database_unavailable,
 )
 
 
 class StrictSerializer(serializers.Serializer):
-    """An input serializer that refuses fields it does not declare and non-object bodies."""
+    """An input serializer of a JSON body: it refuses non-object bodies, fields it does not
+    declare and values of the wrong JSON type (DRF alone would take ``"yes"`` or ``1`` for a
+    boolean, ``"2"`` or ``2.0`` for an integer and ``5`` for a string). A query's parameters
+    are always text: their serializers are :class:`QuerySerializer`."""
+
+    from_query = False
 
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
@@ -37,7 +46,100 @@ class StrictSerializer(serializers.Serializer):
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
             raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+        wrong = {name: [problem] for name, value in data.items()
+                 if (problem := type_problem(self.fields[name], value, self.from_query))}
+        if wrong:
+            raise serializers.ValidationError(wrong)
         return super().to_internal_value(data)
+
+
+class QuerySerializer(StrictSerializer):
+    """The strict serializer of a query string: booleans are ``true`` or ``false``, integers
+    are written in decimal digits, and any parameter it does not declare is refused."""
+
+    from_query = True
+
+
+_DECIMAL = re.compile(r"-?[0-9]{1,40}")
+
+
+def type_problem(field: serializers.Field, value: Any, from_query: bool) -> str | None:
+    """Why ``value`` is not of the JSON type ``field`` takes (None when it is). ``null`` is
+    left to the field's ``allow_null``."""
+    if value is None:
+        return None
+    if isinstance(field, serializers.BooleanField):
+        ok = value in ("true", "false") if from_query else isinstance(value, bool)
+        return None if ok else "Must be a boolean: true or false."
+    if isinstance(field, serializers.IntegerField):
+        if from_query:
+            ok = isinstance(value, str) and _DECIMAL.fullmatch(value) is not None
+        else:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        return None if ok else "Must be an integer."
+    if from_query:
+        return None
+    if isinstance(field, serializers.ChoiceField):
+        choices = list(field.choices)
+        if choices and all(isinstance(c, int) and not isinstance(c, bool) for c in choices):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            return None if ok else "Must be an integer."
+        return None if isinstance(value, str) else "Must be a string."
+    if isinstance(field, serializers.FloatField):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return None if ok else "Must be a number."
+    if isinstance(field, serializers.CharField | serializers.DateTimeField):
+        return None if isinstance(value, str) else "Must be a string."
+    return None
+
+
+# --------------------------------------------------------------------------- cursors
+
+# DRF's cursor: base64 of a query string with the offset ``o``, ``r=1`` for a reverse page and
+# the position ``p``.
+CURSOR_OFFSET_CUTOFF = 1000
+CURSOR_MAX_LENGTH = 1000
+INVALID_CURSOR = "Invalid cursor: pass a `next` or `previous` link's cursor as it is."
+
+
+def cursor_problem(encoded: str) -> str | None:
+    """Why ``encoded`` is not a cursor this API issues (None when it could be one)."""
+    if len(encoded) > CURSOR_MAX_LENGTH:
+        return INVALID_CURSOR
+    try:
+        text = b64decode(encoded.encode("ascii"), validate=True).decode("ascii")
+        tokens = parse.parse_qs(text, keep_blank_values=True, strict_parsing=True)
+    except (ValueError, UnicodeError):
+        return INVALID_CURSOR
+    if set(tokens) - {"o", "r", "p"} or any(len(values) != 1 for values in tokens.values()):
+        return INVALID_CURSOR
+    offset = tokens.get("o", ["0"])[0]
+    if not offset.isdigit() or not offset.isascii() or int(offset) > CURSOR_OFFSET_CUTOFF:
+        return INVALID_CURSOR
+    if tokens.get("r", ["0"])[0] not in ("0", "1"):
+        return INVALID_CURSOR
+    position = tokens.get("p", [""])[0]
+    if not position.isprintable():
+        return INVALID_CURSOR
+    return None
+
+
+class CursorField(serializers.CharField):
+    """The ``cursor`` query parameter of a paginated list (from a ``next`` or ``previous``
+    link); one that this API could not have issued is a validation error."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", CURSOR_MAX_LENGTH)
+        kwargs.setdefault("help_text", "From the previous page's `next` or `previous` link.")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        problem = cursor_problem(value)
+        if problem is not None:
+            raise serializers.ValidationError(problem)
+        return value
 
 
 # No request needs deeper nesting (a move is about four levels deep); deeper input would only
@@ -103,17 +205,28 @@ def _check_tree(data: Any) -> None:
 
 
 class CursorPagination(pagination.CursorPagination):
-    """DRF's cursor pagination, except that a forged cursor whose position does not fit the
-    ordering field answers 404 "Invalid cursor." like any other bad cursor, not a 500. The page
+    """DRF's cursor pagination, except that any cursor this API could not have issued (forged,
+    cut, or with a position that does not fit the ordering field) is a 400 validation error of
+    the ``cursor`` parameter, never a 500. The page
     size is asked for with ``limit``. Declare one with ``cursor_pagination``."""
 
     page_size_query_param = "limit"
+    offset_cutoff = CURSOR_OFFSET_CUTOFF
+
+    def decode_cursor(self, request: Any) -> Any:
+        encoded = request.query_params.get(self.cursor_query_param)
+        if encoded is not None and cursor_problem(encoded) is not None:
+            raise _invalid_cursor()
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise _invalid_cursor() from None
 
     def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
         try:
             return super().paginate_queryset(queryset, request, view)
         except (TypeError, ValueError, DjangoValidationError):
-            raise NotFound(self.invalid_cursor_message) from None
+            raise _invalid_cursor() from None
 
     @classmethod
     def respond(cls, queryset: Any, request: Any, view: Any,
@@ -123,6 +236,10 @@ class CursorPagination(pagination.CursorPagination):
         paginator = cls()
         page = paginator.paginate_queryset(queryset, request, view=view)
         return paginator.get_paginated_response(render(page))
+
+
+def _invalid_cursor() -> serializers.ValidationError:
+    return serializers.ValidationError({"cursor": [INVALID_CURSOR]})
 
 
 def cursor_pagination(name: str, *, ordering: tuple[str, ...], page_size: int,
@@ -148,22 +265,60 @@ ErrorSerializer = schema_serializer("Error", {
 )
 
 
+ERROR_DESCRIPTIONS = {
+    400: "Malformed request, validation error, malformed move or invalid options.",
+    401: "Missing or invalid credentials.",
+    403: "Not allowed.",
+    404: "Not found, or not visible to the caller.",
+    406: "The Accept header asks for a media type this endpoint does not serve.",
+    409: "Conflict with the current state of the resource.",
+    413: "Request body too large.",
+    415: "The body is not sent as application/json.",
+    422: "illegal_move: the move breaks a rule named in extra.rule.",
+    429: "Throttled; see Retry-After.",
+    503: "service_unavailable: the database cannot be reached for now; see Retry-After.",
+}
+# What any API view may answer, whatever it does.
+BASE_ERROR_STATUSES = frozenset({401, 406, 413, 429, 503})
+
+
 def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
-    """Schema entries for the error statuses an endpoint can answer with."""
-    descriptions = {
-        400: "Malformed request, validation error, malformed move or invalid options.",
-        401: "Missing or invalid credentials.",
-        403: "Not allowed.",
-        404: "Not found, or not visible to the caller.",
-        409: "Conflict: not_your_turn, stale_version, game_over, match_full, ...",
-        413: "Request body too large.",
-        422: "illegal_move: the move breaks a rule named in extra.rule.",
-        429: "Throttled; see Retry-After.",
-        503: "service_unavailable: the database cannot be reached for now; see Retry-After.",
-    }
-    base = {401, 413, 429}
-    return {code: OpenApiResponse(ErrorSerializer, description=descriptions[code])
-            for code in sorted(base | set(statuses))}
+    """Schema entries for the error statuses an endpoint can answer with (besides
+    ``BASE_ERROR_STATUSES``; 415 is added to every operation that takes a body). The codes of
+    each status are filled in from the code registry when the schema is built
+    (``error_codes_hook``)."""
+    return {code: OpenApiResponse(ErrorSerializer, description=ERROR_DESCRIPTIONS[code])
+            for code in sorted(BASE_ERROR_STATUSES | set(statuses))}
+
+
+def error_codes_hook(result: dict[str, Any], generator: Any, request: Any,
+                     public: bool) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: every operation that takes a body may answer 415,
+    and each error response lists the codes (from ``config.exceptions.error_codes``) that
+    come with its status, as the description and as ``x-error-codes``."""
+    by_status: dict[str, list[str]] = {}
+    for entry in error_codes():
+        by_status.setdefault(str(entry.status), []).append(entry.code)
+    error_ref = {"$ref": "#/components/schemas/Error"}
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            responses = operation.get("responses")
+            if not isinstance(responses, dict):
+                continue
+            if "requestBody" in operation and "415" not in responses:
+                responses["415"] = {"content": {"application/json": {"schema": error_ref}},
+                                    "description": ERROR_DESCRIPTIONS[415]}
+                operation["responses"] = dict(sorted(responses.items()))
+                responses = operation["responses"]
+            for status_text, response in responses.items():
+                content = response.get("content", {}).get("application/json", {})
+                if content.get("schema") != error_ref or status_text not in by_status:
+                    continue
+                codes = by_status[status_text]
+                base = ERROR_DESCRIPTIONS.get(int(status_text), response["description"])
+                response["description"] = f"{base} Codes: {', '.join(codes)}."
+                response["x-error-codes"] = codes
+    return result
 
 
 def json_not_found(request: Any, exception: Exception | None = None) -> JsonResponse:

@@ -15,6 +15,7 @@ closed by the server, too many clients, no pooled connection free in time) is an
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from django.conf import settings
@@ -29,13 +30,76 @@ from rest_framework.response import Response
 
 from config.database import outage_log
 
+# --------------------------------------------------------------------------- the code registry
+
+
+@dataclass(frozen=True)
+class ErrorCode:
+    """One code the API may answer, at one HTTP status, with what it means."""
+
+    status: int
+    code: str
+    description: str
+
+
+_ERROR_CODES: dict[tuple[int, str], ErrorCode] = {}
+
+
+def declare_error_code(http_status: int, code: str, description: str) -> None:
+    """List ``code`` among the API's answers at ``http_status`` (the README's table and the
+    OpenAPI schema read this registry). Declaring the same pair again keeps the first
+    description."""
+    _ERROR_CODES.setdefault((http_status, code), ErrorCode(http_status, code, description))
+
+
+def error_codes() -> list[ErrorCode]:
+    """Every declared code, by status then code. Codes are declared by the modules that raise
+    them, so this is complete once the URL configuration (and with it every view) is loaded."""
+    return [_ERROR_CODES[key] for key in sorted(_ERROR_CODES)]
+
+
+def _first_line(text: str | None) -> str:
+    return (text or "").strip().split("\n\n")[0].replace("\n", " ").strip()
+
+
+# The envelope's codes that come from the framework rather than from an app's errors.
+for _status, _code, _text in [
+    (400, "validation_error", "A parameter or body field is missing, unknown or of the wrong "
+                              "type or value; `extra.fields` names each with its problems."),
+    (400, "malformed_json", "The body is not valid UTF-8 JSON, or nests too deeply."),
+    (400, "bad_request", "The request could not be read at all (for example a bad Host)."),
+    (401, "not_authenticated", "No credentials were sent."),
+    (401, "authentication_failed", "The token or the username and password are wrong, or the "
+                                   "token expired."),
+    (403, "permission_denied", "The caller may not do this."),
+    (404, "not_found", "No such resource, or it is not visible to the caller."),
+    (405, "method_not_allowed", "The endpoint does not take this HTTP method."),
+    (406, "not_acceptable", "The `Accept` header asks for a media type the endpoint does not "
+                            "serve."),
+    (413, "request_too_large", "The request body is too large."),
+    (415, "unsupported_media_type", "The body is not sent as `application/json`."),
+    (429, "throttled", "Too many requests; `extra.retry_after` and `Retry-After` say when to "
+                       "try again. A player who must act is never throttled on that move."),
+    (503, "service_unavailable", "The database cannot be reached for now; "
+                                 "`extra.retry_after` and `Retry-After` say when to retry."),
+]:
+    declare_error_code(_status, _code, _text)
+
 
 class ApplicationError(Exception):
-    """A coded domain error. Subclasses set ``code``, ``http_status`` and a default message."""
+    """A coded domain error. Subclasses set ``code``, ``http_status`` and a default message;
+    each subclass is declared in the code registry (unless defined with ``listed=False``, for
+    a base class that is never raised itself)."""
 
     code = "application_error"
     http_status = status.HTTP_400_BAD_REQUEST
     default_message = "The request could not be completed."
+
+    def __init_subclass__(cls, *, listed: bool = True, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if listed:
+            declare_error_code(cls.http_status, cls.code,
+                               _first_line(cls.__doc__) or cls.default_message)
 
     def __init__(self, message: str | None = None, **extra: Any) -> None:
         self.message = message or self.default_message
@@ -49,7 +113,7 @@ class NotFound(ApplicationError):
     default_message = "Not found."
 
 
-class Conflict(ApplicationError):
+class Conflict(ApplicationError, listed=False):
     code = "conflict"
     http_status = status.HTTP_409_CONFLICT
 
@@ -77,8 +141,20 @@ def register_error_status(exception_class: type[Exception], status_by_code: Mapp
                           *, default: int = status.HTTP_400_BAD_REQUEST) -> None:
     """Answer ``exception_class`` and its subclasses with the envelope, at the status their
     ``code`` maps to (``default`` for a code not in the map). The class's instances must have
-    ``code``, ``message`` and ``extra`` (see ``CodedError``)."""
+    ``code``, ``message`` and ``extra`` (see ``CodedError``). Each code of the map is declared
+    in the code registry, described by the first line of the docstring of the subclass that
+    has it."""
     _REGISTERED_STATUS[exception_class] = (dict(status_by_code), default)
+    docs: dict[str, str] = {}
+    pending = [exception_class]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        code = cls.__dict__.get("code")
+        if isinstance(code, str):
+            docs.setdefault(code, _first_line(cls.__doc__))
+    for code, http_status in status_by_code.items():
+        declare_error_code(http_status, code, docs.get(code) or code.replace("_", " "))
 
 
 def registered_status(exc: Exception) -> int | None:

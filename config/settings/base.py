@@ -195,6 +195,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Each error response lists its codes; the default hook (enum components) still runs.
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "config.api.error_codes_hook"],
 }
 
 # Throttle counters live in the cache: set CACHE_URL (e.g. redis://...) when several processes

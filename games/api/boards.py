@@ -19,7 +19,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import StrictSerializer, error_responses
+from config.api import QuerySerializer, error_responses
 from games import selectors
 from games.catalog import game
 from games.kit.render import MEDIA_TYPE
@@ -46,9 +46,9 @@ class SvgRenderer(BaseRenderer):
         return data.encode("utf-8") if isinstance(data, str) else b""
 
 
-class BoardQuerySerializer(StrictSerializer):
+class BoardQuerySerializer(QuerySerializer):
     # Strict like every query of the API: an unknown parameter is a 400, not silently ignored.
-    seq = serializers.IntegerField(required=False, min_value=0)
+    seq = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1)
 
 
 def _matches(header: str | None, etag: str) -> bool:
@@ -72,7 +72,7 @@ class MatchBoardSvgApi(APIView):
             "`<title>` and a `<desc>` for screen readers. 409 `match_not_started` before the "
             "start, `replay_not_available` for `seq` while the match runs."),
         parameters=[
-            OpenApiParameter("seq", {"type": "integer", "minimum": 0},
+            OpenApiParameter("seq", {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},
                              description="Draw the position after this move (0: the start); "
                                          "only once the match is over."),
             OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER),

@@ -7,13 +7,22 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import StrictSerializer, cursor_pagination, error_responses
+from config.api import (
+    CursorField,
+    QuerySerializer,
+    StrictSerializer,
+    cursor_pagination,
+    error_responses,
+)
 from games import selectors, services
 from games.api import schemas
 from games.api.schemas import GAME_SLUGS, GameField
 
 DAYS_PER_TURN = (1, 2, 3, 5, 7, 14)
 MAX_HOURS_PER_TURN = 72
+# The largest `after` a move-log page takes: any 64-bit integer (past the last seq the page is
+# empty); larger numbers are refused, as no client could have been given one.
+MAX_AFTER = 2**63 - 1
 
 
 class GameListApi(APIView):
@@ -87,14 +96,14 @@ class MatchListCreateApi(APIView):
         time_control = TimeControlSerializer(required=False, allow_null=True, help_text=(
             "Correspondence clock; omit or null for a casual match without deadlines."))
 
-    class FilterSerializer(StrictSerializer):
+    class FilterSerializer(QuerySerializer):
         game = GameField(required=False)
         status = serializers.ChoiceField(choices=["open", "active", "finished", "aborted"],
                                          required=False)
         scope = serializers.ChoiceField(choices=["mine", "open", "all"], required=False,
                                         default="mine")
         my_turn = serializers.BooleanField(required=False, default=False)
-        cursor = serializers.CharField(required=False)
+        cursor = CursorField()
         limit = serializers.IntegerField(required=False, min_value=1,
                                          max_value=MatchPagination.max_page_size)
 
@@ -122,7 +131,7 @@ class MatchListCreateApi(APIView):
             OpenApiParameter("scope", str, enum=["mine", "open", "all"],
                              description="mine (default): my seats; open: joinable; all."),
             OpenApiParameter("my_turn", bool),
-            OpenApiParameter("cursor", str),
+            OpenApiParameter("cursor", str, description=CursorField().help_text),
             OpenApiParameter("limit", {"type": "integer", "minimum": 1,
                                        "maximum": MatchPagination.max_page_size}),
         ],
@@ -185,8 +194,9 @@ class MatchMoveApi(APIView):
         busy client is never locked out of its own turn (see PlayerRateThrottle)."""
         return selectors.user_must_act(user=request.user, match_id=self.kwargs["match_id"])
 
-    class LogFilterSerializer(StrictSerializer):
-        after = serializers.IntegerField(required=False, min_value=0, default=0)
+    class LogFilterSerializer(QuerySerializer):
+        after = serializers.IntegerField(required=False, min_value=0, max_value=MAX_AFTER,
+                                         default=0)
         limit = serializers.IntegerField(required=False, min_value=1, max_value=500, default=100)
 
     @extend_schema(operation_id="matches_moves_submit", request=MoveInputSerializer,
@@ -205,7 +215,8 @@ class MatchMoveApi(APIView):
 
     @extend_schema(operation_id="matches_moves_list",
                    parameters=[
-                       OpenApiParameter("after", {"type": "integer", "minimum": 0}),
+                       OpenApiParameter("after", {"type": "integer", "minimum": 0,
+                                                  "maximum": MAX_AFTER}),
                        OpenApiParameter("limit", {"type": "integer", "minimum": 1,
                                                   "maximum": 500}),
                    ],

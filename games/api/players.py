@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import StrictSerializer, cursor_pagination, error_responses
+from config.api import CursorField, QuerySerializer, cursor_pagination, error_responses
 from games.api.schemas import GAME_SLUGS, serializer_for
 from games.selectors import game_engine, shapes
 from games.selectors import players as selectors
@@ -42,11 +42,11 @@ HistoryPagination = cursor_pagination("HistoryPagination", ordering=("-at", "-id
 class RatingHistoryApi(APIView):
     pagination_class = HistoryPagination  # so the schema shows the paginated envelope
 
-    class FilterSerializer(StrictSerializer):
+    class FilterSerializer(QuerySerializer):
         since = serializers.DateTimeField(required=False)
         until = serializers.DateTimeField(required=False)
         limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
-        cursor = serializers.CharField(required=False)
+        cursor = CursorField()
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -72,7 +72,7 @@ class RatingHistoryApi(APIView):
                              description="ISO-8601; changes before it."),
             OpenApiParameter("limit", {"type": "integer", "minimum": 1, "maximum": 200},
                              description="Page size, at most 200."),
-            OpenApiParameter("cursor", str, description="From the previous page's `next`."),
+            OpenApiParameter("cursor", str, description=CursorField().help_text),
         ],
         responses={200: OutputSerializer(many=True), **error_responses(400, 404)},
     )
@@ -94,9 +94,9 @@ LeaderboardPagination = cursor_pagination("LeaderboardPagination", ordering=("-d
 class LeaderboardApi(APIView):
     pagination_class = LeaderboardPagination  # so the schema shows the paginated envelope
 
-    class FilterSerializer(StrictSerializer):
+    class FilterSerializer(QuerySerializer):
         limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
-        cursor = serializers.CharField(required=False)
+        cursor = CursorField()
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -113,7 +113,8 @@ class LeaderboardApi(APIView):
                    parameters=[GAME_PATH_PARAMETER,
                                OpenApiParameter("limit", {"type": "integer", "minimum": 1,
                                                           "maximum": 200}),
-                               OpenApiParameter("cursor", str)],
+                               OpenApiParameter("cursor", str,
+                                                description=CursorField().help_text)],
                    responses={200: OutputSerializer(many=True), **error_responses(400, 404)})
     def get(self, request, game: str):
         game_engine(game)

@@ -40,7 +40,7 @@ from rest_framework.renderers import JSONRenderer
 
 from accounts.authentication import CachedTokenAuthentication
 from accounts.models import User
-from config.api import StrictSerializer
+from config.api import QuerySerializer, StrictSerializer
 from config.exceptions import ApplicationError, envelope
 from config.throttling import LongPollRateThrottle
 from games import selectors
@@ -64,14 +64,14 @@ def _wait_field() -> serializers.IntegerField:
         help_text="Seconds to wait when nothing newer is there yet; 0 answers at once.")
 
 
-class MatchEventsParams(StrictSerializer):
+class MatchEventsParams(QuerySerializer):
     after = serializers.IntegerField(required=False, default=0, min_value=0, max_value=MAX_SEQ,
                                      help_text="The last seq the caller has (next_after).")
     wait = _wait_field()
     limit = serializers.IntegerField(required=False, default=100, min_value=1, max_value=500)
 
 
-class FeedParams(StrictSerializer):
+class FeedParams(QuerySerializer):
     after = serializers.IntegerField(required=False, default=0, min_value=0,
                                      max_value=MAX_EVENT_ID,
                                      help_text="The last id the caller has (next_after).")
