@@ -121,12 +121,16 @@ class Outcome:
 
     ``ranks[seat]`` is the seat's place, 1 being best; tied seats share a rank (standard
     competition ranking: 1, 1, 3). ``scores[seat]`` is the game's score for the seat, ``reason``
-    a stable code such as ``"empty_board"`` or ``"deadlock"``.
+    a stable code such as ``"empty_board"`` or ``"deadlock"``, ``title`` the name a solo result
+    earns (Nimalia's rank titles), if any. Every result field is here, so the match's stored
+    outcome, the final view and the ``match_ended`` event all carry the same one
+    (:meth:`as_dict`).
     """
 
     ranks: tuple[int, ...]
     scores: tuple[float, ...]
     reason: str
+    title: str | None = None
 
     @property
     def winners(self) -> frozenset[Seat]:
@@ -138,6 +142,7 @@ class Outcome:
             "scores": list(self.scores),
             "winners": sorted(self.winners),
             "reason": self.reason,
+            **({} if self.title is None else {"title": self.title}),
         }
 
 

@@ -450,7 +450,10 @@ class NimaliaEngine(EngineBase[State, Move]):
         if state.ended is None:
             return None
         if state.solo:
-            return Outcome(ranks=(1,), scores=(state.totals[0],), reason=state.ended)
+            title = (solo_title(state.totals[0], state.rounds)
+                     if state.ended == SOLO_FINISHED else None)
+            return Outcome(ranks=(1,), scores=(state.totals[0],), reason=state.ended,
+                           title=title)
         staying = [s for s in range(state.num_players) if s not in state.forfeited]
         if state.ended == FORFEIT:
             keys: dict[Seat, Any] = dict.fromkeys(staying, 0)
@@ -463,10 +466,7 @@ class NimaliaEngine(EngineBase[State, Move]):
     def _ended_event(self, state: State) -> JSON:
         outcome = self.outcome(state)
         assert outcome is not None
-        event: JSON = {"type": "match_ended", **outcome.as_dict()}
-        if state.ended == SOLO_FINISHED:
-            event["title"] = solo_title(state.totals[0], state.rounds)
-        return event
+        return {"type": "match_ended", **outcome.as_dict()}
 
     # ----------------------------------------------------------------- hidden information
 
@@ -579,8 +579,6 @@ class NimaliaEngine(EngineBase[State, Move]):
             outcome = self.outcome(state)
             assert outcome is not None
             view["outcome"] = outcome.as_dict()
-            if state.ended == SOLO_FINISHED:
-                view["outcome"]["title"] = solo_title(state.totals[0], state.rounds)
             view["seed"] = state.seed
             view["deck"] = list(state.deck)
             view["discards"] = list(state.discards)
