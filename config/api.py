@@ -1,5 +1,5 @@
-"""Pieces every API module shares: strict input serializers, a size-bounded JSON parser, the
-error envelope's schema, and JSON answers for URLs no view handles."""
+"""Pieces every API module shares: strict input serializers, a size-bounded JSON parser, a fast
+JSON renderer, the error envelope's schema, and JSON answers for URLs no view handles."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib import parse
 
+import orjson
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
@@ -19,7 +20,9 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import pagination, serializers
 from rest_framework.exceptions import NotFound, ParseError
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
 
 from config.exceptions import (
     RequestTooLarge,
@@ -202,6 +205,35 @@ def _check_tree(data: Any) -> None:
                 stack.extend((item, depth + 1) for item in value.values())
             else:
                 stack.extend((item, depth + 1) for item in value)
+
+
+class ORJSONRenderer(JSONRenderer):
+    """DRF's JSON renderer, encoding with orjson: the same bytes, several times faster.
+
+    Dates and times go through DRF's own encoder (orjson would write them its own way), as
+    does anything else orjson does not know; U+2028 and U+2029 are escaped as DRF escapes them.
+    What orjson refuses (an integer beyond 64 bits, say) and indented output (``Accept:
+    application/json; indent=4``) are rendered by DRF's renderer itself. Floats below 1e-4 are
+    the one difference: orjson writes ``0.00001`` where Python writes ``1e-05`` (the same number
+    to any JSON reader)."""
+
+    _encoder = JSONEncoder()
+    _options = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_NON_STR_KEYS
+
+    def render(self, data: Any, accepted_media_type: str | None = None,
+               renderer_context: Any = None) -> bytes:
+        if data is None:
+            return b""
+        if self.get_indent(accepted_media_type, renderer_context or {}) is not None:
+            return super().render(data, accepted_media_type, renderer_context)
+        try:
+            encoded = orjson.dumps(data, default=self._encoder.default, option=self._options)
+        except orjson.JSONEncodeError:
+            return super().render(data, accepted_media_type, renderer_context)
+        if b"\xe2\x80\xa8" in encoded or b"\xe2\x80\xa9" in encoded:
+            encoded = encoded.replace(b"\xe2\x80\xa8", b"\\u2028").replace(
+                b"\xe2\x80\xa9", b"\\u2029")
+        return encoded
 
 
 class CursorPagination(pagination.CursorPagination):
