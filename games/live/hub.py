@@ -37,12 +37,15 @@ logger = logging.getLogger(__name__)
 PREFIX = "boardpost:"
 
 
+USER_PREFIX = f"{PREFIX}user:"
+
+
 def match_channel(match_id: object) -> str:
     return f"{PREFIX}match:{match_id}"
 
 
 def user_channel(user_id: object) -> str:
-    return f"{PREFIX}user:{user_id}"
+    return f"{USER_PREFIX}{user_id}"
 
 
 def _connect_timeout() -> float:
@@ -80,7 +83,7 @@ def publish(*channels: str) -> None:
         return
     try:
         with _redis(url).pipeline(transaction=False) as pipe:
-            for channel in channels:
+            for channel in publish_order(channels):
                 pipe.publish(channel, b"1")
             pipe.execute()
     except Exception as exc:  # noqa: BLE001 - Redis being away must not fail a move
@@ -89,12 +92,22 @@ def publish(*channels: str) -> None:
         guard.succeeded()
 
 
+def publish_order(channels: Iterable[str]) -> list[str]:
+    """Users' channels before matches': the feed of the seat that must act next carries its
+    ``your_turn``, and a process wakes the waiters of each message in the order they arrive,
+    so the player who must act is told first, before everybody watching the match."""
+    return sorted(set(channels), key=lambda channel: (not channel.startswith(USER_PREFIX),
+                                                      channel))
+
+
 # --------------------------------------------------------------------------- the waiting side
 
 # Silence on the pub/sub connection for this long sends a PING; no answer at all for three
 # times as long counts as a dead connection (a half-open TCP connection never errors by itself).
 HEARTBEAT_SECONDS = 10.0
 HUB_PING = b"boardpost-hub"
+# Channels whose wake-ups a hub counts before it starts counting afresh (a new epoch).
+MAX_GENERATIONS = 100_000
 
 
 class Subscription:
@@ -153,6 +166,10 @@ class Hub:
         self._failures = 0  # consecutive failed connections, for the back-off
         self._waiters: dict[str, set[Subscription]] = {}
         self._task: asyncio.Task | None = None
+        # Wake-ups seen per channel, and for every channel at once: waiters that read after
+        # the same count may share one read (games.live.fanout).
+        self._generations: dict[str, int] = {}
+        self._epoch = 0
 
     # -- waiters
 
@@ -177,13 +194,24 @@ class Hub:
     def waiting(self) -> int:
         return sum(len(waiters) for waiters in self._waiters.values())
 
+    def generation(self, channel: str) -> tuple[int, int]:
+        """Changes when a wake-up for ``channel`` (or for every channel) arrives: two reads
+        begun under the same generation both begun after the same last wake-up."""
+        return self._epoch, self._generations.get(channel, 0)
+
     def _dispatch(self, channel: bytes | str) -> None:
         if isinstance(channel, bytes):
             channel = channel.decode("utf-8", "replace")
+        if len(self._generations) >= MAX_GENERATIONS:
+            self._epoch += 1  # a new epoch: no read begun before is shared any more
+            self._generations.clear()
+        self._generations[channel] = self._generations.get(channel, 0) + 1
         for subscription in self._waiters.get(channel, ()):
             subscription.wake()
 
     def _wake_all(self) -> None:
+        self._epoch += 1
+        self._generations.clear()
         for waiters in self._waiters.values():
             for subscription in waiters:
                 subscription.wake()

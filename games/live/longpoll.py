@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache, partial
 from typing import Any, TypeVar
@@ -43,9 +43,9 @@ from accounts.models import User
 from config.api import QuerySerializer, StrictSerializer
 from config.exceptions import ApplicationError, envelope
 from config.throttling import LongPollRateThrottle
-from games import selectors
+from games.exceptions import MatchNotFound
+from games.live import fanout
 from games.live import hub as events_hub
-from games.models import Match
 from games.selectors import feeds
 
 T = TypeVar("T")
@@ -163,8 +163,8 @@ def _throttle_wait(request: HttpRequest, user: User) -> float | None:
     return throttle.wait() or 1.0
 
 
-async def _authenticate(request: HttpRequest) -> User | HttpResponse:
-    """The caller of ``Authorization: Token <key>``, or the 401 DRF would answer."""
+def _token_key(request: HttpRequest) -> str | HttpResponse:
+    """The key of ``Authorization: Token <key>``, or the 401 DRF would answer."""
     parts = request.headers.get("Authorization", "").split()
     if not parts or parts[0].lower() != "token":
         return _unauthorized("not_authenticated",
@@ -179,16 +179,21 @@ async def _authenticate(request: HttpRequest) -> User | HttpResponse:
     # Anything that cannot be a key (a NUL byte, say) never reaches the database.
     if not TOKEN_KEY.fullmatch(key):
         return _unauthorized("authentication_failed", "Invalid token.")
-    user = await _read(request, _token_user, key)
-    if isinstance(user, str):
-        return _unauthorized("authentication_failed", user)
-    return user
+    return key
 
 
 # --------------------------------------------------------------------------- the wait
 
-Reader = Callable[[], tuple[bytes, bool]]
+# Reads what is there for the caller; the subscription (None when not waiting) tells which
+# reads may be shared with other waiters (games.live.fanout).
+Reader = Callable[[events_hub.Subscription | None], Awaitable[tuple[fanout.Shared, bool]]]
 Prepared = tuple[User, dict[str, Any]]
+
+
+def _shared_ok(answer: fanout.Shared) -> HttpResponse:
+    response = _ok(answer.body)
+    setattr(response, fanout.SHARED_ATTR, answer)  # the ASGI handler shares its headers too
+    return response
 
 
 async def _long_poll(request: HttpRequest, *, channel: str, wait: int,
@@ -196,34 +201,46 @@ async def _long_poll(request: HttpRequest, *, channel: str, wait: int,
     """Answer ``read()``'s body once it says something new is there, else wait on the channel
     and read again; after ``wait`` seconds answer what the last read found."""
     if wait <= 0:
-        body, _ = await _read(request, read)
-        return _ok(body)
+        answer, _ = await read(None)
+        return _shared_ok(answer)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
     async with events_hub.listen(channel, shared=_served_by_asgi(request)) as subscription:
         while True:
             subscription.rearm()  # before the read: a commit during the read still wakes us
-            body, ready = await _read(request, read)
+            answer, ready = await read(subscription)
             remaining = deadline - loop.time()
             if ready or remaining <= 0:
-                return _ok(body)
+                return _shared_ok(answer)
             await subscription.wait(remaining)
+
+
+def _caller(key: str, request: HttpRequest) -> User | str | float:
+    """In one trip to a database thread: the token's user (or DRF's reason for refusing it),
+    then the caller's long-poll budget (seconds to wait when spent)."""
+    user = _token_user(key)
+    if isinstance(user, str):
+        return user
+    wait = _throttle_wait(request, user)
+    return user if wait is None else wait
 
 
 async def _prepare(request: HttpRequest,
                    params_class: type[StrictSerializer]) -> Prepared | HttpResponse:
     """Authenticate, then check the method and the query, in DRF's order."""
-    user = await _authenticate(request)
-    if isinstance(user, HttpResponse):
-        return user
+    key = _token_key(request)
+    if isinstance(key, HttpResponse):
+        return key
+    caller = await _read(request, _caller, key, request)
+    if isinstance(caller, str):
+        return _unauthorized("authentication_failed", caller)
     if request.method != "GET":
         return _error(405, "method_not_allowed", f'Method "{request.method}" not allowed.',
                       headers={"Allow": "GET"})
     # A per-user budget of its own (config.throttling.LongPollRateThrottle): a client looping
     # without waiting is slowed down, one waiting for news does not starve its other requests.
-    wait = await _read(request, _throttle_wait, request, user)
-    if wait is not None:
-        seconds = math.ceil(wait)
+    if not isinstance(caller, User):
+        seconds = math.ceil(caller)
         return _error(429, "throttled",
                       f"Request was throttled. Expected available in {seconds} seconds.",
                       {"retry_after": seconds}, headers={"Retry-After": str(seconds)})
@@ -232,9 +249,9 @@ async def _prepare(request: HttpRequest,
         return _validation_error(params.errors)
     # The schema states the cap of the settings at start-up; a test may lower it at run time.
     cap = settings.LONG_POLL_MAX_SECONDS
-    if params.validated_data["wait"] > cap:
+    if "wait" in params.validated_data and params.validated_data["wait"] > cap:
         return _validation_error({"wait": [f"Ensure this value is less than or equal to {cap}."]})
-    return user, params.validated_data
+    return caller, params.validated_data
 
 
 def _long_poll_view(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -246,23 +263,50 @@ def _long_poll_view(view: Callable[..., Any]) -> Callable[..., Any]:
 
 # --------------------------------------------------------------------------- the views
 
+def match_reader(request: HttpRequest, user: User, match_id: UUID, *, after: int,
+                 limit: int) -> Reader:
+    """Reads of the match's log after ``after`` for ``user``, shared with every waiter of the
+    same kind (games.live.fanout); an answer is "ready" once it has moves, the match is over, or
+    its status changed since the first read."""
+    first_status: list[str] = []
+
+    async def read(subscription: events_hub.Subscription | None) -> tuple[fanout.Shared, bool]:
+        db = partial(_read, request)
+        match = await fanout.match_state(db, match_id, fanout.generation(subscription))
+        if match is None:
+            raise MatchNotFound()
+        answer = await fanout.match_answer(db, match, user, after=after, limit=limit,
+                                           render=_render)
+        if not first_status:
+            first_status.append(match.status)
+        ready = answer.ready or not match.is_running or match.status != first_status[0]
+        return answer, ready
+
+    return read
+
+
+def feed_reader(request: HttpRequest, user: User, *, after: int, limit: int) -> Reader:
+    """Reads of the caller's feed after ``after``; "ready" once there are entries."""
+
+    def build() -> fanout.Shared:
+        body = feeds.user_event_feed(user=user, after=after, limit=limit)
+        return fanout.Shared(_render(body), bool(body["events"]))
+
+    async def read(subscription: events_hub.Subscription | None) -> tuple[fanout.Shared, bool]:
+        answer = await fanout.feed_answer(partial(_read, request), user,
+                                          fanout.generation(subscription), (after, limit), build)
+        return answer, answer.ready
+
+    return read
+
+
 @_long_poll_view
 async def match_events(request: HttpRequest, match_id: UUID) -> HttpResponse:
     prepared = await _prepare(request, MatchEventsParams)
     if isinstance(prepared, HttpResponse):
         return prepared
     user, params = prepared
-    after, limit = params["after"], params["limit"]
-    seen: dict[str, Match] = {}
-
-    def read() -> tuple[bytes, bool]:
-        match = selectors.match_reread(previous=seen.get("match"), user=user, match_id=match_id)
-        first = seen.setdefault("first", match)
-        seen["match"] = match
-        body = selectors.match_events(match=match, user=user, after=after, limit=limit)
-        ready = bool(body["moves"]) or not match.is_running or match.status != first.status
-        return _render(body), ready
-
+    read = match_reader(request, user, match_id, after=params["after"], limit=params["limit"])
     try:
         return await _long_poll(request, channel=events_hub.match_channel(match_id),
                                 wait=params["wait"], read=read)
@@ -276,11 +320,6 @@ async def user_events(request: HttpRequest) -> HttpResponse:
     if isinstance(prepared, HttpResponse):
         return prepared
     user, params = prepared
-    after, limit = params["after"], params["limit"]
-
-    def read() -> tuple[bytes, bool]:
-        body = feeds.user_event_feed(user=user, after=after, limit=limit)
-        return _render(body), bool(body["events"])
-
+    read = feed_reader(request, user, after=params["after"], limit=params["limit"])
     return await _long_poll(request, channel=events_hub.user_channel(user.id),
                             wait=params["wait"], read=read)

@@ -10,6 +10,10 @@ has read every request and gone idle, then moves and measures. Two cases:
 * ``matches``: ``--matches`` Nibble matches (default 100), the clients spread evenly over them,
   and every match moved at once (one connection per move, all sent together).
 
+The moves go to a second uvicorn process (``--moves-to other``, default: a deployment's web
+server takes the moves, its events server the waiting clients) or to the waiting clients' own
+process (``--moves-to same``).
+
 In both, each match has one client of the seat that must act next waiting on its own feed
 (``/api/me/events`` or ``/api/me/stream``): the "actor", woken by its ``your_turn`` entry. The
 others wait on the match (``/api/matches/{id}/events`` or ``.../stream``), half as each player.
@@ -88,7 +92,8 @@ class ServerProcess:
         log.parent.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST,
-             "--port", str(port), "--no-access-log", "--log-level", "warning",
+             "--port", str(port), "--no-access-log", "--no-proxy-headers", "--log-level",
+             "warning",
              "--backlog", "4096"],
             cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
         self.pid = self.process.pid
@@ -181,6 +186,15 @@ def _fetch(port: int, method: str, path: str, token: str,
     return _parse(b"".join(chunks))
 
 
+def _run_loop(coroutine):
+    """The clients run on uvloop when it is there: a slower client would add its own delay."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coroutine)
+    return uvloop.run(coroutine)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
@@ -256,6 +270,9 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=100,
                             help="matches in the 'matches' case")
         parser.add_argument("--transport", choices=["longpoll", "sse"], default="longpoll")
+        parser.add_argument("--moves-to", choices=["same", "other"], default="other",
+                            help="send the moves to the waiting clients' server, or to another "
+                                 "uvicorn process as a deployment's web server would take them")
         parser.add_argument("--wait", type=int, default=settings.LONG_POLL_MAX_SECONDS,
                             help="the long-polls' wait= (seconds)")
         parser.add_argument("--connect-concurrency", type=int, default=200,
@@ -289,14 +306,19 @@ class Command(BaseCommand):
         port = _free_port()
         log = ROOT / "var" / "bench-longpoll-uvicorn.log"
         server = ServerProcess(port, log)
+        mover = server
         try:
+            if options["moves_to"] == "other":
+                mover = ServerProcess(_free_port(), ROOT / "var" / "bench-longpoll-web.log")
+                mover.wait_ready()
             server.wait_ready()
             setup = _prepare(port, matches)
             idle = server.status()
-            result = asyncio.run(self._run(server, setup, clients, options))
+            result = _run_loop(self._run(server, mover, setup, clients, options))
             after = server.status()
         finally:
             server.stop()
+            mover.stop()
             connections.close_all()
         return self._report(case, clients, options, setup, load, idle, after, result)
 
@@ -354,7 +376,8 @@ class Command(BaseCommand):
                     answer.woken = True
                     return
 
-    async def _run(self, server: ServerProcess, setup: Setup, clients: int, options) -> dict:
+    async def _run(self, server: ServerProcess, mover: ServerProcess, setup: Setup,
+                   clients: int, options) -> dict:
         count = len(setup.matches)
         answers = [Answer(match=index % count) for index in range(clients)]
         for index in range(count):
@@ -404,9 +427,10 @@ class Command(BaseCommand):
         sockets = server.sockets()
         early = sum(1 for answer in answers if answer.done_at)
 
+        self.move_error = ""
         cpu_before = server.cpu_seconds()
         trigger_at = time.perf_counter()
-        await asyncio.gather(*(self._move(server.port, match) for match in setup.matches))
+        await asyncio.gather(*(self._move(mover.port, match) for match in setup.matches))
         moves_seconds = time.perf_counter() - trigger_at
 
         with ProgressBar(clients, "wake-up", stream=self.stderr) as bar:
@@ -429,8 +453,10 @@ class Command(BaseCommand):
         await writer.drain()
         raw = await reader.read()
         match.answered_at = time.perf_counter()
-        match.status = _parse(raw)[0]
+        match.status, body = _parse(raw)
         writer.close()
+        if match.status != 201 and not self.move_error:
+            self.move_error = f"{match.status} {body}"
 
     async def _settle(self, server: ServerProcess, limit: float, quiet: float = 0.03) -> None:
         """Until the server used less than ``quiet`` of a CPU over two 0.5 s windows."""
@@ -484,7 +510,7 @@ class Command(BaseCommand):
                     f"p99 {ms(percentile(values, 0.99))}  max {ms(max(values))}")
 
         title = (f"case={case} clients={clients} matches={len(setup.matches)} "
-                 f"transport={options['transport']}")
+                 f"transport={options['transport']} moves-to={options['moves_to']}")
         lines = [
             "",
             title,
@@ -494,7 +520,8 @@ class Command(BaseCommand):
             f"  waiting: {result['connected']} connected, {result['sockets']} sockets open in "
             f"the server, {result['early']} answered early (settled in {result['settle']:.1f}s)",
             f"  moves: {len(setup.matches)} sent at once, answers {moves}, all answered within "
-            f"{1000 * result['moves_seconds']:.1f} ms",
+            f"{1000 * result['moves_seconds']:.1f} ms"
+            + (f"; the first refused: {self.move_error[:300]}" if self.move_error else ""),
             f"  got the change: {len(woken)} of {clients}   without it: {not_woken}   "
             f"unanswered: {missing}   errors: {errors or 'none'}",
             f"  latency after the move's 201, all:    {spread(everyone)}",
