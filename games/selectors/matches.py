@@ -11,7 +11,7 @@ from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 
 from accounts.models import User
 from games.catalog import engines, games, get_engine
-from games.exceptions import MatchNotFound, UnknownGame
+from games.exceptions import MatchNotFound, MatchNotStarted, UnknownGame
 from games.kit.protocol import Engine, events_for
 from games.models import Match, Move, Rating, Seat
 from games.ratings import is_provisional
@@ -97,6 +97,29 @@ def match_seats(match: Match) -> list[Seat]:
     return seats
 
 
+# Where a match object keeps the game state its snapshot loads to, with that snapshot.
+STATE_ATTR = "_loaded_state"
+
+
+def match_state(match: Match, engine: Engine) -> Any:
+    """The game state of a started match, loaded from its snapshot at most once per snapshot
+    and match object: a move's check, its recording and the answer's view share one load."""
+    snapshot = match.state
+    if snapshot is None:
+        raise MatchNotStarted()
+    loaded: tuple[Any, Any] | None = getattr(match, STATE_ATTR, None)
+    if loaded is not None and loaded[0] is snapshot:
+        return loaded[1]
+    state = engine.load(snapshot)
+    setattr(match, STATE_ATTR, (snapshot, state))
+    return state
+
+
+def match_state_keep(match: Match, state: Any) -> None:
+    """Remember that the match's snapshot, just dumped from ``state``, loads to ``state``."""
+    setattr(match, STATE_ATTR, (match.state, state))
+
+
 # A seat whose player left a match that cannot go on without it is played at this level.
 TAKEOVER_LEVEL = 2
 
@@ -165,7 +188,7 @@ def match_detail(match: Match, user: User) -> shapes.MatchDetail:
     legal_moves = None
     if match.state is not None:
         engine = get_engine(match.game)
-        view = engine.view(engine.load(match.state), summary["your_seat"])
+        view = engine.view(match_state(match, engine), summary["your_seat"])
         legal_moves = view.pop("legal_moves", None)
     return {
         **summary,

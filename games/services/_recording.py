@@ -20,7 +20,7 @@ from games.catalog import get_engine
 from games.exceptions import MatchNotStarted
 from games.kit.protocol import AnyEngine, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
-from games.selectors import match_seats
+from games.selectors import match_seats, match_state, match_state_keep
 from games.services import due, scheduling
 from games.services.locking import lock_held
 from games.services.notifications import match_changed, notify, wake_after_commit
@@ -35,7 +35,7 @@ def state_of(match: Match, engine: AnyEngine) -> Any:
     """The game state of a match that has started, loaded from its snapshot."""
     if match.state is None:
         raise MatchNotStarted()
-    return engine.load(match.state)
+    return match_state(match, engine)
 
 
 def play(*, match: Match, seat: int, user: User | None, payload: Any) -> Move:
@@ -139,6 +139,8 @@ def human_ids(match: Match) -> list[int]:
 def _snapshot(match: Match, engine: AnyEngine, state: Any, *,
               previous_actors: frozenset[int]) -> None:
     match.state = engine.dump(state)
+    # The answer's view is built from this state, not from loading the snapshot again.
+    match_state_keep(match, state)
     actors = sorted(engine.must_act(state))
     match.actors = actors
     if actors and engine.is_realtime(state):
