@@ -1,4 +1,5 @@
-"""The OpenAPI schema of the long-poll endpoints (``games.live.longpoll``).
+"""The OpenAPI schema of the long-poll and stream endpoints (``games.live.longpoll``,
+``games.live.streams``).
 
 Those views are async functions, not DRF views; drf-spectacular lists URL callbacks whose
 ``cls`` is a DRF view and reads the schema from that class, so each long-poll view is given a
@@ -10,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.views import APIView
 
 from accounts.authentication import CachedTokenAuthentication
 from config.api import ErrorSerializer
 from games.api.schemas import MatchEventsSerializer, UserEventFeedSerializer
-from games.live import longpoll
+from games.live import longpoll, streams
 
 
 def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
@@ -69,6 +71,58 @@ class UserEventsSchema(APIView):
         raise NotImplementedError
 
 
+_LAST_EVENT_ID = OpenApiParameter(
+    "Last-Event-ID", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="The id of the last message received: the stream resumes after it "
+                "(sent by EventSource on reconnection; takes precedence over `after`).")
+_STREAM_NOTE = (
+    " Server-Sent Events (`text/event-stream`): each message has an `id` (the cursor to resume "
+    "from, sent back as `Last-Event-ID`), an `event` name and one line of JSON `data`, exactly "
+    "the answer the long-poll would give at that moment. A comment line (`: keep-alive`) breaks "
+    "silences every EVENTS_HEARTBEAT_SECONDS (15 s); the stream ends after "
+    "EVENTS_STREAM_SECONDS (1 hour) and the client reconnects. Token authentication only.")
+
+
+class MatchStreamSchema(APIView):
+    """Declares ``streams.match_stream`` for the OpenAPI schema; never serves a request."""
+
+    authentication_classes = [CachedTokenAuthentication]
+
+    @extend_schema(
+        operation_id="matches_stream",
+        summary="Stream the match's move log (Server-Sent Events)",
+        description=(
+            "Event `match` whenever the match has moves after the cursor (redacted for the "
+            "caller, as in `GET .../moves`) or its status changes; data as in `GET "
+            ".../events`. The stream ends after the message showing the match over. A match "
+            "the caller may not see answers 404 before the stream starts." + _STREAM_NOTE),
+        parameters=[streams.MatchStreamParams, _LAST_EVENT_ID],
+        responses={(200, "text/event-stream"): OpenApiResponse(
+            OpenApiTypes.STR, description="The stream."), **_errors(400, 401, 404)},
+    )
+    def get(self, request, match_id):  # pragma: no cover - the async view serves requests
+        raise NotImplementedError
+
+
+class UserStreamSchema(APIView):
+    """Declares ``streams.user_stream`` for the OpenAPI schema; never serves a request."""
+
+    authentication_classes = [CachedTokenAuthentication]
+
+    @extend_schema(
+        operation_id="me_stream",
+        summary="Stream the caller's event feed (Server-Sent Events)",
+        description=(
+            "Event `feed` whenever the caller's feed has entries after the cursor; data as in "
+            "`GET /api/me/events`." + _STREAM_NOTE),
+        parameters=[streams.FeedStreamParams, _LAST_EVENT_ID],
+        responses={(200, "text/event-stream"): OpenApiResponse(
+            OpenApiTypes.STR, description="The stream."), **_errors(400, 401)},
+    )
+    def get(self, request):  # pragma: no cover - the async view serves requests
+        raise NotImplementedError
+
+
 def documented_by(view: Callable[..., Any], schema_view: type[APIView]) -> Callable[..., Any]:
     """The view itself, its schema read from ``schema_view``."""
     view.cls = schema_view  # type: ignore[attr-defined]
@@ -78,3 +132,5 @@ def documented_by(view: Callable[..., Any], schema_view: type[APIView]) -> Calla
 
 match_events = documented_by(longpoll.match_events, MatchEventsSchema)
 user_events = documented_by(longpoll.user_events, UserEventsSchema)
+match_stream = documented_by(streams.match_stream, MatchStreamSchema)
+user_stream = documented_by(streams.user_stream, UserStreamSchema)

@@ -52,6 +52,8 @@ class Shared:
 
     body: bytes
     ready: bool  # something new is there for a waiter asking this
+    cursor: int  # the answer's next_after
+    status: str = ""  # a match answer's match status
     headers: dict[str, Any] = field(default_factory=dict)
 
 
@@ -150,7 +152,7 @@ async def match_answer(read: Read, match: Match, user: User, *, after: int, limi
 
     def build() -> Shared:
         body = selectors.match_events(match=match, user=user, after=after, limit=limit)
-        return Shared(render(body), bool(body["moves"]))
+        return Shared(render(body), bool(body["moves"]), body["next_after"], body["status"])
 
     async def start() -> Shared:
         return shared.keep(key, await read(build))

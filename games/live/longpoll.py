@@ -290,7 +290,7 @@ def feed_reader(request: HttpRequest, user: User, *, after: int, limit: int) -> 
 
     def build() -> fanout.Shared:
         body = feeds.user_event_feed(user=user, after=after, limit=limit)
-        return fanout.Shared(_render(body), bool(body["events"]))
+        return fanout.Shared(_render(body), bool(body["events"]), body["next_after"])
 
     async def read(subscription: events_hub.Subscription | None) -> tuple[fanout.Shared, bool]:
         answer = await fanout.feed_answer(partial(_read, request), user,

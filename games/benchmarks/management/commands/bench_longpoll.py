@@ -253,9 +253,9 @@ def _prepare(port: int, count: int) -> Setup:
     setup.feed_after = UserEvent.objects.order_by("-id").values_list(
         "id", flat=True).first() or 0
     # Warm the waiting paths (imports, first database connections) before measuring.
-    first = setup.matches[0]
-    _fetch(port, "GET", f"/api/matches/{first.id}/events?wait=0", first.mover)
-    _fetch(port, "GET", "/api/me/events?wait=0", first.other)
+    warm = setup.matches[0]
+    _fetch(port, "GET", f"/api/matches/{warm.id}/events?wait=0", warm.mover)
+    _fetch(port, "GET", "/api/me/events?wait=0", warm.other)
     return setup
 
 
@@ -346,7 +346,7 @@ class Command(BaseCommand):
         if answer.actor:
             return any(event["type"] == UserEvent.Type.YOUR_TURN
                        for event in body.get("events", ()))
-        moves = body.get("moves") or ()
+        moves = body.get("moves") or []
         return bool(moves) and moves[0]["seq"] == setup.matches[answer.match].version + 1
 
     async def _read_answer(self, setup: Setup, answer: Answer, reader, sse: bool) -> None:
@@ -489,7 +489,7 @@ class Command(BaseCommand):
             if answer.error or (answer.status and answer.status != 200):
                 key = answer.error or f"HTTP {answer.status}"
                 errors[key] = errors.get(key, 0) + 1
-        moves = {}
+        moves: dict[int, int] = {}
         for match in setup.matches:
             moves[match.status] = moves.get(match.status, 0) + 1
         missing = sum(1 for answer in answers if not answer.done_at)
