@@ -9,5 +9,17 @@ if [ "${TRUSTED_PROXY_COUNT:-0}" != "0" ]; then
   proxy_headers=(--proxy-headers --forwarded-allow-ips "${FORWARDED_ALLOW_IPS:-*}")
 fi
 
+# Every waiting client (long-poll or stream) holds a socket, so a process needs about one open
+# file per client plus a few hundred of its own: raise the soft limit to EVENTS_OPEN_FILES
+# (default 65536), or to the hard limit when that is lower.
+wanted="${EVENTS_OPEN_FILES:-65536}"
+hard="$(ulimit -Hn)"
+if [ "$hard" != "unlimited" ] && [ "$hard" -lt "$wanted" ]; then
+  wanted="$hard"
+fi
+ulimit -Sn "$wanted" || echo "start-events: could not raise the open-file limit to $wanted" >&2
+
+# The listen backlog must hold the clients that reconnect together after a restart.
 exec uvicorn config.asgi:application --host 0.0.0.0 --port "${PORT:-8001}" \
-  --workers "${EVENTS_WORKERS:-2}" --no-access-log "${proxy_headers[@]}"
+  --workers "${EVENTS_WORKERS:-2}" --backlog "${EVENTS_BACKLOG:-4096}" --no-access-log \
+  "${proxy_headers[@]}"

@@ -18,6 +18,28 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 
 
+# Every waiting live-update client (long-poll or stream) holds a socket of the server's.
+OPEN_FILES = 65536
+
+
+def raise_open_files(wanted: int = OPEN_FILES) -> int:
+    """Raise this process's soft open-file limit (the server inherits it) towards ``wanted``,
+    up to the hard limit; the limit now in force."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return 0
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=8000)
@@ -29,6 +51,10 @@ def main() -> int:
     for folder in ("var/celery/queue", "var/celery/processed"):
         (ROOT / folder).mkdir(parents=True, exist_ok=True)
 
+    open_files = raise_open_files()
+    if open_files and open_files < 4096:
+        print(f"note: the open-file limit is {open_files}; each waiting live-update client "
+              "takes one (raise it with ulimit -n)", file=sys.stderr)
     manage = [PYTHON, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput"], check=True, cwd=ROOT, env=env)
     subprocess.run([*manage, "seed_bots"], check=True, cwd=ROOT, env=env)

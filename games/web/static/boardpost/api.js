@@ -166,3 +166,98 @@ export async function follow(makePath, after, onAnswer, signal,
     }
   }
 }
+
+/**
+ * Live updates: follow a Server-Sent Events stream (`paths.stream(after)`), whose messages
+ * carry the same answers as the long-poll, and fall back to long-polling (`paths.poll(after,
+ * wait)`, see follow) where streams do not get through. Each answer goes to `onAnswer`, which
+ * returns the next `after`, or null to stop.
+ *
+ * The stream is read with fetch() rather than EventSource, because EventSource cannot send the
+ * `Authorization` header (and a token in the URL would end up in logs). A dropped stream is
+ * resumed with `Last-Event-ID`; one that gives no byte for `silenceSeconds` (the server sends a
+ * heartbeat every 15 s) is dropped. After two streams in a row that never delivered anything
+ * (a proxy buffering them, say), the page long-polls instead.
+ */
+export async function live(paths, after, onAnswer, signal,
+  { silenceSeconds = 40, streams = typeof ReadableStream !== "undefined" } = {}) {
+  let failures = 0;
+  let delay = 1000;
+  while (streams && !signal.aborted && failures < 2) {
+    const outcome = await streamOnce(paths.stream(after), after, onAnswer, signal,
+      silenceSeconds);
+    if (outcome.done) return;
+    after = outcome.after;
+    if (outcome.delivered) {
+      failures = 0;
+      delay = 1000;
+    } else {
+      failures += 1;
+    }
+    await sleep(delay, signal).catch(() => {});
+    delay = Math.min(delay * 2, 15000);
+  }
+  if (!signal.aborted) await follow(paths.poll, after, onAnswer, signal);
+}
+
+/** One stream connection: {after, done, delivered}. */
+async function streamOnce(path, after, onAnswer, signal, silenceSeconds) {
+  const attempt = new AbortController();
+  const stop = () => attempt.abort();
+  signal.addEventListener("abort", stop, { once: true });
+  let timer = setTimeout(stop, silenceSeconds * 1000);
+  const alive = () => {
+    clearTimeout(timer);
+    timer = setTimeout(stop, silenceSeconds * 1000);
+  };
+  const outcome = { after, done: false, delivered: false };
+  try {
+    const headers = { Accept: "text/event-stream", "Last-Event-ID": String(after) };
+    if (session.token) headers.Authorization = `Token ${session.token}`;
+    const response = await fetch(path, {
+      headers, signal: attempt.signal, credentials: "omit", cache: "no-store",
+    });
+    if (response.status === 401 || response.status === 404) {
+      if (response.status === 401 && session.token) {
+        session.clear();
+        listeners.forEach((listener) => listener());
+      }
+      outcome.done = true;
+      return outcome;
+    }
+    const type = response.headers.get("Content-Type") || "";
+    if (response.status !== 200 || !type.startsWith("text/event-stream") || !response.body) {
+      return outcome;
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return outcome;
+      alive();
+      outcome.delivered = true;
+      buffer += value.replaceAll("\r\n", "\n");
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const data = block.split("\n").filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5).trimStart()).join("\n");
+        if (!data) continue; // a comment (heartbeat) or the retry field
+        const next = await onAnswer(JSON.parse(data));
+        if (next === null || next === undefined) {
+          outcome.done = true;
+          attempt.abort();
+          return outcome;
+        }
+        outcome.after = next;
+      }
+    }
+  } catch (error) {
+    if (signal.aborted) outcome.done = true;
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", stop);
+  }
+}

@@ -1,6 +1,6 @@
 // Boardpost's reference web client: a router over a few pages, and the player's event feed.
 
-import { api, follow, onSignedOut, session } from "./api.js";
+import { api, live, onSignedOut, session } from "./api.js";
 import { loadGames } from "./catalog.js";
 import { clear, h, link, notice } from "./dom.js";
 import * as auth from "./pages/auth.js";
@@ -59,7 +59,10 @@ export const feed = {
     }
     sessionStorage.setItem(key, String(after));
     this.emit([]);
-    await follow((cursor, wait) => `/api/me/events?after=${cursor}&wait=${wait}`, after, (answer) => {
+    await live({
+      stream: (cursor) => `/api/me/stream?after=${cursor}`,
+      poll: (cursor, wait) => `/api/me/events?after=${cursor}&wait=${wait}`,
+    }, after, (answer) => {
       if (answer.events.length) {
         this.remember(answer.events);
         sessionStorage.setItem(key, String(answer.next_after));

@@ -2,7 +2,7 @@
 // catalog.js), moves by clicking, the move log, live updates through the long-poll endpoint,
 // and a move-by-move replay once the match is over.
 
-import { api, ApiError, follow, newKey, request, session } from "../api.js";
+import { api, ApiError, live, newKey, request, session } from "../api.js";
 import { gameName, loadGameModule } from "../catalog.js";
 import {
   clear, deadlineTag, h, link, notice, preserveFocus, timeTag, turnSecondsText,
@@ -392,7 +392,10 @@ export async function render(main, [id], ctx) {
   if (!RUNNING.has(match.status)) {
     setUpReplay();
   } else {
-    follow((cursor, wait) => `/api/matches/${id}/events?after=${cursor}&wait=${wait}`, after,
+    live({
+      stream: (cursor) => `/api/matches/${id}/stream?after=${cursor}`,
+      poll: (cursor, wait) => `/api/matches/${id}/events?after=${cursor}&wait=${wait}`,
+    }, after,
       async (answer) => {
         if (answer.moves.length) {
           log.push(...answer.moves.filter((m) => m.seq > (log.at(-1)?.seq ?? 0)));
