@@ -99,14 +99,19 @@ class Fanout:
 
 _fanouts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Fanout] = (
     weakref.WeakKeyDictionary())
+_last: tuple[asyncio.AbstractEventLoop | None, Fanout | None] = (None, None)
 
 
 def fanout() -> Fanout:
     """This event loop's shared reads."""
+    global _last
     loop = asyncio.get_running_loop()
+    if _last[0] is loop:
+        return _last[1]  # type: ignore[return-value]
     shared = _fanouts.get(loop)
     if shared is None:
         shared = _fanouts[loop] = Fanout()
+    _last = (loop, shared)
     return shared
 
 
@@ -158,6 +163,42 @@ async def match_answer(read: Read, match: Match, user: User, *, after: int, limi
         return shared.keep(key, await read(build))
 
     return await shared.joined(key, start)
+
+
+async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hashable,
+                     viewer: int | None, after: int, limit: int,
+                     render: Callable[[Any], bytes]) -> tuple[Match, Shared]:
+    """The match and the answer for ``user``, in ONE read shared by every waiter woken by the
+    same wake-up who sits in the same seat ``viewer`` (the seat the caller's previous read found:
+    no seat changes hands while a match runs) and asks the same question. Each waiter checks the
+    match in memory: it must still see it, from the seat the shared answer was built for;
+    otherwise (and for a first read) ``match_state`` and ``match_answer`` are used."""
+    key = ("read", match_id, generation, viewer, after, limit)
+    shared = fanout()
+
+    def load() -> tuple[Match | None, Shared | None, int | None]:
+        match = selectors.match_loaded(match_id)
+        if match is None or not selectors.match_visible(match, user):
+            return match, None, None
+        seat = selectors.seat_of(match, user)
+        body = selectors.match_events(match=match, user=user, after=after, limit=limit)
+        answer = Shared(render(body), bool(body["moves"]), body["next_after"], body["status"])
+        return match, answer, seat.index if seat is not None else None
+
+    async def start() -> tuple[Match | None, Shared | None, int | None]:
+        match, answer, built_for = await read(load)
+        if match is not None and answer is not None:
+            shared.keep(("answer", match.id, match.version, match.status, built_for, after,
+                         limit), answer)
+        return match, answer, built_for
+
+    match, answer, built_for = await shared.joined(key, start)
+    if match is None:
+        raise MatchNotFound()
+    if answer is not None and viewer_of(match, user) == built_for:
+        return match, answer
+    # Built for another seat (or not built): this caller's own kind of answer.
+    return match, await match_answer(read, match, user, after=after, limit=limit, render=render)
 
 
 async def feed_answer(read: Read, user: User, generation: Hashable, query: Hashable,

@@ -94,8 +94,9 @@ def publish(*channels: str) -> None:
 
 def publish_order(channels: Iterable[str]) -> list[str]:
     """Users' channels before matches': the feed of the seat that must act next carries its
-    ``your_turn``, and a process wakes the waiters of each message in the order they arrive,
-    so the player who must act is told first, before everybody watching the match."""
+    ``your_turn``, and a hub wakes the waiters of a user's channel first (the match's watchers
+    once those have answered, ``Hub._dispatch``), so the player who must act is told first,
+    before everybody watching the match."""
     return sorted(set(channels), key=lambda channel: (not channel.startswith(USER_PREFIX),
                                                       channel))
 
@@ -106,6 +107,9 @@ def publish_order(channels: Iterable[str]) -> list[str]:
 # times as long counts as a dead connection (a half-open TCP connection never errors by itself).
 HEARTBEAT_SECONDS = 10.0
 HUB_PING = b"boardpost-hub"
+# How long the wake-up of a match's watchers may wait for the players woken first (their own
+# feed) to be answered.
+FIRST_SECONDS = 0.05
 # Channels whose wake-ups a hub counts before it starts counting afresh (a new epoch).
 MAX_GENERATIONS = 100_000
 
@@ -130,6 +134,8 @@ class Subscription:
         when woken. Unless the hub can be trusted with every wake-up (no Redis configured, its
         connection is down, or Redis was away only moments ago) the wait lasts at most
         EVENTS_POLL_SECONDS, so the caller polls the database instead."""
+        if self.hub is not None:
+            self.hub.served(self)
         if self.hub is None or not self.hub.trusted():
             timeout = min(timeout, settings.EVENTS_POLL_SECONDS)
         if self._event.is_set():
@@ -170,6 +176,10 @@ class Hub:
         # the same count may share one read (games.live.fanout).
         self._generations: dict[str, int] = {}
         self._epoch = 0
+        # Players woken first (their feed), and the channels whose wake-up waits for them.
+        self._first: set[Subscription] = set()
+        self._deferred: set[str] = set()
+        self._flush: asyncio.TimerHandle | None = None
 
     # -- waiters
 
@@ -186,6 +196,7 @@ class Hub:
                 waiters.discard(subscription)
                 if not waiters:
                     del self._waiters[channel]
+            self.served(subscription)
 
     def trusted(self) -> bool:
         """Whether no wake-up can be missed: subscribed, and Redis steadily answering."""
@@ -206,12 +217,48 @@ class Hub:
             self._epoch += 1  # a new epoch: no read begun before is shared any more
             self._generations.clear()
         self._generations[channel] = self._generations.get(channel, 0) + 1
-        for subscription in self._waiters.get(channel, ()):
+        waiters = self._waiters.get(channel)
+        if not waiters:
+            return
+        if channel.startswith(USER_PREFIX):
+            # A player's own feed (``your_turn``) goes first: the matches' waiters are woken
+            # once these have answered, or after FIRST_SECONDS at most.
+            self._first.update(waiters)
+            if self._flush is None:
+                self._flush = asyncio.get_running_loop().call_later(FIRST_SECONDS,
+                                                                    self._wake_deferred)
+        elif self._first:
+            self._deferred.add(channel)
+            return
+        for subscription in waiters:
             subscription.wake()
+
+    def served(self, subscription: Subscription) -> None:
+        """``subscription``'s request has read after its wake-up (it waits again, or is done):
+        once no player woken first is still reading, the deferred wake-ups go out."""
+        if subscription in self._first:
+            self._first.discard(subscription)
+            if not self._first:
+                self._wake_deferred()
+
+    def _wake_deferred(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+        self._first.clear()
+        deferred, self._deferred = self._deferred, set()
+        for channel in deferred:
+            for subscription in self._waiters.get(channel, ()):
+                subscription.wake()
 
     def _wake_all(self) -> None:
         self._epoch += 1
         self._generations.clear()
+        self._first.clear()
+        self._deferred.clear()
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
         for waiters in self._waiters.values():
             for subscription in waiters:
                 subscription.wake()

@@ -264,22 +264,30 @@ def _long_poll_view(view: Callable[..., Any]) -> Callable[..., Any]:
 # --------------------------------------------------------------------------- the views
 
 def match_reader(request: HttpRequest, user: User, match_id: UUID, *, after: int,
-                 limit: int) -> Reader:
+                 limit: int, first: list[tuple[str, int | None]] | None = None) -> Reader:
     """Reads of the match's log after ``after`` for ``user``, shared with every waiter of the
     same kind (games.live.fanout); an answer is "ready" once it has moves, the match is over, or
-    its status changed since the first read."""
-    first_status: list[str] = []
+    its status changed since the first read. ``first`` keeps the status and the caller's seat
+    found by the first read (a stream passes the same list to each of its readers)."""
+    if first is None:
+        first = []
 
     async def read(subscription: events_hub.Subscription | None) -> tuple[fanout.Shared, bool]:
         db = partial(_read, request)
-        match = await fanout.match_state(db, match_id, fanout.generation(subscription))
-        if match is None:
-            raise MatchNotFound()
-        answer = await fanout.match_answer(db, match, user, after=after, limit=limit,
-                                           render=_render)
-        if not first_status:
-            first_status.append(match.status)
-        ready = answer.ready or not match.is_running or match.status != first_status[0]
+        generation = fanout.generation(subscription)
+        if first:
+            match, answer = await fanout.match_read(
+                db, match_id, user, generation=generation, viewer=first[0][1], after=after,
+                limit=limit, render=_render)
+        else:
+            state = await fanout.match_state(db, match_id, generation)
+            if state is None:
+                raise MatchNotFound()
+            match = state
+            answer = await fanout.match_answer(db, match, user, after=after, limit=limit,
+                                               render=_render)
+            first.append((match.status, fanout.viewer_of(match, user)))
+        ready = answer.ready or not match.is_running or match.status != first[0][0]
         return answer, ready
 
     return read

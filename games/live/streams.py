@@ -152,9 +152,11 @@ async def match_stream(request: HttpRequest, match_id: UUID) -> HttpResponseBase
         return _stream(_once(first))
     start = answer.cursor if ready else after
 
+    known: list[tuple[str, int | None]] = []
+
     def reader(cursor: int) -> Reader:
-        return _status_watch(match_reader(request, user, match_id, after=cursor, limit=100),
-                             status)
+        return _status_watch(match_reader(request, user, match_id, after=cursor, limit=100,
+                                          first=known), status)
 
     return _stream(_messages(request, channel=events_hub.match_channel(match_id),
                              event="match", first=first, reader=reader, after=start,

@@ -158,10 +158,10 @@ class Answer:
 
 
 def _request(method: str, path: str, token: str, body: dict | None = None,
-             accept: str = "application/json") -> bytes:
+             accept: str = "application/json", keep_alive: bool = False) -> bytes:
     payload = json.dumps(body).encode() if body is not None else b""
     head = (f"{method} {path} HTTP/1.1\r\nHost: {HOST}\r\nAuthorization: Token {token}\r\n"
-            f"Accept: {accept}\r\nConnection: close\r\n")
+            f"Accept: {accept}\r\nConnection: {'keep-alive' if keep_alive else 'close'}\r\n")
     if body is not None:
         head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
     return (head + "\r\n").encode() + payload
@@ -273,6 +273,11 @@ class Command(BaseCommand):
         parser.add_argument("--moves-to", choices=["same", "other"], default="other",
                             help="send the moves to the waiting clients' server, or to another "
                                  "uvicorn process as a deployment's web server would take them")
+        parser.add_argument("--connection", choices=["keep-alive", "close"],
+                            default="keep-alive",
+                            help="the long-polls' Connection header: keep-alive as browsers "
+                                 "and apps send it, or close (the server then closes each "
+                                 "connection after its answer)")
         parser.add_argument("--wait", type=int, default=settings.LONG_POLL_MAX_SECONDS,
                             help="the long-polls' wait= (seconds)")
         parser.add_argument("--connect-concurrency", type=int, default=200,
@@ -327,18 +332,19 @@ class Command(BaseCommand):
     def _wait_request(self, setup: Setup, answer: Answer, index: int, options) -> bytes:
         match = setup.matches[answer.match]
         wait, sse = options["wait"], options["transport"] == "sse"
+        keep = options["connection"] == "keep-alive"
         if answer.actor:
             if sse:
                 return _request("GET", f"/api/me/stream?after={setup.feed_after}", match.other,
                                 accept="text/event-stream")
             return _request("GET", f"/api/me/events?after={setup.feed_after}&wait={wait}",
-                            match.other)
+                            match.other, keep_alive=keep)
         token = match.mover if index % 2 == 0 else match.other
         if sse:
             return _request("GET", f"/api/matches/{match.id}/stream?after={match.version}",
                             token, accept="text/event-stream")
         return _request("GET", f"/api/matches/{match.id}/events?after={match.version}"
-                               f"&wait={wait}", token)
+                               f"&wait={wait}", token, keep_alive=keep)
 
     def _is_wake(self, setup: Setup, answer: Answer, body: dict | None) -> bool:
         if not body:
@@ -351,7 +357,14 @@ class Command(BaseCommand):
 
     async def _read_answer(self, setup: Setup, answer: Answer, reader, sse: bool) -> None:
         if not sse:
-            raw = await reader.read()
+            # One answer: its head, then Content-Length bytes (the connection may stay open).
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            raw = head + await reader.readexactly(length)
             answer.done_at = time.perf_counter()
             answer.status, body = _parse(raw)
             answer.woken = answer.status == 200 and self._is_wake(setup, answer, body)
@@ -510,7 +523,8 @@ class Command(BaseCommand):
                     f"p99 {ms(percentile(values, 0.99))}  max {ms(max(values))}")
 
         title = (f"case={case} clients={clients} matches={len(setup.matches)} "
-                 f"transport={options['transport']} moves-to={options['moves_to']}")
+                 f"transport={options['transport']} moves-to={options['moves_to']} "
+                 f"connection={options['connection']}")
         lines = [
             "",
             title,
