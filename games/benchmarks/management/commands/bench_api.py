@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -141,14 +142,12 @@ class FloorClient(Client):
     """Moves on its own floor match, seats in turn, as fast as the floor answers."""
 
     def __init__(self, port: int, tokens: tuple[str, str], stop_at: float, seed: int, *,
-                 floor_match: str, **_: Any) -> None:
+                 floor_match: str, floor_version: int = 0, **_: Any) -> None:
         super().__init__(port, tokens, stop_at, seed)
         self.match_id = floor_match
-        self.version: int | None = None
+        self.version = floor_version
 
     def play_one(self) -> None:
-        if self.version is None:
-            self.version = 0
         move = {"take": [[self.rng.randrange(16), self.rng.randrange(16)]]}
         status, body = self.timed_move(f"/floor/matches/{self.match_id}/moves",
                                        self.tokens[self.version % 2],
@@ -336,6 +335,15 @@ class Command(BaseCommand):
     @staticmethod
     def _round(mode: str, port: int, shares: list[list[dict[str, Any]]], seconds: float, *,
                seed: int) -> tuple[list[tuple[list[float], dict, int]], float]:
+        if mode == "floor":
+            # Each floor client goes on from its match's current version.
+            specs = [spec for share in shares for spec in share]
+            versions = dict(Match.objects.filter(id__in=[spec["floor_match"] for spec in specs])
+                            .values_list("id", "version"))
+            for spec in specs:
+                spec["floor_version"] = versions[UUID(spec["floor_match"])]
+            # The forked client processes must not share the parent's database connection.
+            connections.close_all()
         stop_at_wall = time.time() + seconds
         started = time.monotonic()
         with ProcessPoolExecutor(max_workers=len(shares),
