@@ -49,11 +49,14 @@ bench-sweep: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache var
 
-## make bench-longpoll: 1,000 simultaneous long-poll clients under uvicorn, woken by one move
+## make bench-longpoll: 1,000, 2,000 and 5,000 waiting long-poll clients on one uvicorn process,
+## one match watched by all and 100 matches moved at once (BENCH_LONGPOLL_ARGS for others,
+## e.g. "--transport sse" or "--clients 1000 --case broadcast")
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/0
+BENCH_LONGPOLL_ARGS ?=
 .PHONY: bench-longpoll
 bench-longpoll: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) EVENTS_REDIS_URL=$(BENCH_REDIS_URL) \
-	  $(BIN)/python manage.py bench_longpoll --clients 1000
+	  $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_ARGS)

@@ -20,7 +20,9 @@ turns private to the caller ends its stream. Messages come from the same shared 
 answers as the long-polls' (``games.live.fanout``), so a stream costs a wake-up no more than a
 long-poll does. When the client goes away the ASGI handler cancels the stream at once.
 
-Serve streams under ASGI (uvicorn); under WSGI a stream holds a worker thread for its life.
+Serve streams under ASGI (uvicorn). Under WSGI (gunicorn) Django collects a streaming response
+whole before sending it, so there a stream lasts one long-poll at most (25 s), holding a worker
+thread like a long-poll, and ends with its first message; clients simply reconnect.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ from games.live.longpoll import (
 )
 from games.models import Match
 
+# How long a stream served under WSGI lasts at most (see _messages).
+WSGI_STREAM_SECONDS = 25.0
 # Before reconnecting, a client waits this long (milliseconds; the SSE "retry" field).
 RETRY_MILLISECONDS = 3000
 
@@ -103,9 +107,14 @@ async def _messages(request: HttpRequest, *, channel: str, event: str, first: by
     """``first``, then a message each time ``reader(after)`` finds something new, heartbeats
     in the silences, until ``ended(answer)`` says the stream is over or its time is up."""
     loop = asyncio.get_running_loop()
-    closes_at = loop.time() + stream_seconds()
+    # Under WSGI Django collects the whole stream before sending any of it: there a stream
+    # lasts one long-poll at most and ends with its first message, and the client reconnects.
+    asgi = _served_by_asgi(request)
+    closes_at = loop.time() + (stream_seconds() if asgi else WSGI_STREAM_SECONDS)
     beat = heartbeat_seconds()
     yield b"retry: %d\n\n" % RETRY_MILLISECONDS + first
+    if first and not asgi:
+        return
     async with events_hub.listen(channel, shared=_served_by_asgi(request)) as subscription:
         read: Reader = reader(after)
         last_write = loop.time()
@@ -118,7 +127,7 @@ async def _messages(request: HttpRequest, *, channel: str, event: str, first: by
             if ready:
                 yield message(event, answer.cursor, answer.body)
                 last_write = loop.time()
-                if ended(answer):
+                if ended(answer) or not asgi:
                     return
                 after = answer.cursor
                 read = reader(after)

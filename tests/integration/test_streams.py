@@ -77,6 +77,32 @@ class TestRefusals:
         assert_error(response, 405, "method_not_allowed")
 
 
+@pytest.mark.django_db
+@pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume asynchronous iterators")
+def test_under_wsgi_a_stream_ends_with_its_first_message(client_for):
+    alice, bob = UserFactory(), UserFactory()
+    a, b = client_for(alice), client_for(bob)
+    created = a.post("/api/matches", {
+        "game": "nibble", "config": {"first_seat": 0}, "rated": False,
+        "seats": [{"kind": "me"}, {"kind": "user", "username": bob.username}]},
+        format="json").json()
+    assert b.post(f"/api/matches/{created['id']}/join").status_code == 200
+    detail = a.get(f"/api/matches/{created['id']}").json()
+    moved = a.post(f"/api/matches/{created['id']}/moves",
+                   {"move": first_nibble_take(detail["legal_moves"]),
+                    "expected_version": detail["version"]}, format="json")
+    assert moved.status_code == 201
+    response = b.get(f"/api/matches/{created['id']}/stream?after=0")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/event-stream")
+    text = b"".join(response).decode()  # Django collects an async stream under WSGI
+    assert text.startswith("retry: 3000\n\n")
+    (block,) = [part for part in text.split("\n\n") if part.startswith("id:")]
+    fields = dict(line.split(": ", 1) for line in block.split("\n"))
+    assert fields["id"] == "1" and fields["event"] == "match"
+    assert [move["seq"] for move in json.loads(fields["data"])["moves"]] == [1]
+
+
 def test_stream_urls_go_to_the_live_handler():
     for path in (f"/api/matches/{uuid.uuid4()}/stream", "/api/me/stream"):
         assert live_asgi.is_long_poll({"type": "http", "path": path})
