@@ -92,9 +92,10 @@ class MatchStreamSchema(APIView):
         operation_id="matches_stream",
         summary="Stream the match's move log (Server-Sent Events)",
         description=(
-            "Event `match` whenever the match has moves after the cursor (redacted for the "
-            "caller, as in `GET .../moves`) or its status changes; data as in `GET "
-            ".../events`. The stream ends after the message showing the match over. A match "
+            "Event `match` at once (where the match stands: its moves after the cursor, "
+            "possibly none), then whenever the match has new moves (redacted for the caller, "
+            "as in `GET .../moves`) or its status changes; data as in `GET .../events`. "
+            "The stream ends after the message showing the match over. A match "
             "the caller may not see answers 404 before the stream starts." + _STREAM_NOTE),
         parameters=[streams.MatchStreamParams, _LAST_EVENT_ID],
         responses={(200, "text/event-stream"): OpenApiResponse(

@@ -8,9 +8,11 @@
 Each message's data is exactly what the long-poll would answer at that moment (one line of
 JSON), and its ``id`` is the cursor to resume from: a client that reconnects sends it back as
 ``Last-Event-ID`` (browsers' ``EventSource`` does so by itself; it overrides ``after``). A match
-stream sends a message whenever the match has new moves or its status changes, and ends after
-the message that shows it over. Silence is broken every EVENTS_HEARTBEAT_SECONDS (15) by a
-comment line (``: keep-alive``), so proxies keep the connection and clients notice a dead one;
+stream sends a first message at once (where the match stands: its moves after the cursor,
+possibly none, its version and status), then one whenever the match has new moves or its
+status changes, and ends after the message that shows it over. Silence is broken every
+EVENTS_HEARTBEAT_SECONDS (15) by a comment line (``: keep-alive``), so proxies keep the
+connection and clients notice a dead one;
 a stream ends after EVENTS_STREAM_SECONDS (1 hour) and the client reconnects where it was.
 
 Authentication, throttling, visibility and redaction are those of the long-polls
@@ -103,7 +105,8 @@ def _stream(events: AsyncIterator[bytes]) -> StreamingHttpResponse:
 
 
 async def _messages(request: HttpRequest, *, channel: str, event: str, first: bytes,
-                    reader: Any, after: int, ended: Any) -> AsyncIterator[bytes]:
+                    reader: Any, after: int, ended: Any,
+                    first_news: bool = False) -> AsyncIterator[bytes]:
     """``first``, then a message each time ``reader(after)`` finds something new, heartbeats
     in the silences, until ``ended(answer)`` says the stream is over or its time is up."""
     loop = asyncio.get_running_loop()
@@ -113,7 +116,7 @@ async def _messages(request: HttpRequest, *, channel: str, event: str, first: by
     closes_at = loop.time() + (stream_seconds() if asgi else WSGI_STREAM_SECONDS)
     beat = heartbeat_seconds()
     yield b"retry: %d\n\n" % RETRY_MILLISECONDS + first
-    if first and not asgi:
+    if first_news and not asgi:
         return
     async with events_hub.listen(channel, shared=_served_by_asgi(request)) as subscription:
         read: Reader = reader(after)
@@ -156,10 +159,13 @@ async def match_stream(request: HttpRequest, match_id: UUID) -> HttpResponseBase
     except ApplicationError as exc:
         return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
     status: list[str] = [answer.status]
-    first = message("match", answer.cursor, answer.body) if ready else b""
-    if ready and status[0] not in RUNNING:
+    # The first message, at once, tells where the match stands (its moves after the cursor,
+    # possibly none, its version and status), so a client that read the match just before a
+    # change it then missed sees that it must read it again.
+    first = message("match", answer.cursor, answer.body)
+    if status[0] not in RUNNING:
         return _stream(_once(first))
-    start = answer.cursor if ready else after
+    start = answer.cursor
 
     known: list[tuple[str, int | None]] = []
 
@@ -169,7 +175,8 @@ async def match_stream(request: HttpRequest, match_id: UUID) -> HttpResponseBase
 
     return _stream(_messages(request, channel=events_hub.match_channel(match_id),
                              event="match", first=first, reader=reader, after=start,
-                             ended=lambda answer: answer.status not in RUNNING))
+                             ended=lambda answer: answer.status not in RUNNING,
+                             first_news=ready))
 
 
 @_long_poll_view

@@ -245,6 +245,11 @@ def test_a_match_stream_carries_each_move_and_resumes_from_last_event_id(
         assert stream.status == 200
         assert stream.headers["content-type"].startswith("text/event-stream")
         assert stream.headers["cache-control"] == "no-store"
+        # First, at once, where the match stands: no move after the cursor yet.
+        initial = stream.next_message()
+        assert initial["id"] == "0" and initial["event"] == "match"
+        assert initial["data"] == {"moves": [], "next_after": 0, "version": 0,
+                                   "status": "active"}
         moved_at, moved = _move_nibble(alice, match_id)
         message = stream.next_message()
         assert time.monotonic() - moved_at < 2.0
@@ -322,6 +327,8 @@ def test_nimalia_placements_stay_hidden_on_the_opponents_stream(server, transact
     theirs = Stream(server, bob.token, f"/api/matches/{match_id}/stream?after={version}")
     own = Stream(server, alice.token, f"/api/matches/{match_id}/stream?after={version}")
     try:
+        assert theirs.next_message()["data"]["moves"] == []
+        assert own.next_message()["data"]["moves"] == []
         legal = mine["legal_moves"]
         row, col = legal["anchors"][0]
         placement = {"card": legal["cards"][0], "row": row, "col": col, "rotation": 0}
@@ -344,6 +351,8 @@ def test_many_streams_all_get_the_move(server, transactional_db):
     streams = [Stream(server, (alice if n % 2 else bob).token,
                       f"/api/matches/{match_id}/stream") for n in range(40)]
     try:
+        for stream in streams:
+            assert stream.next_message()["data"]["moves"] == []
         _move_nibble(alice, match_id)
         for stream in streams:
             message = stream.next_message()

@@ -170,7 +170,8 @@ export async function follow(makePath, after, onAnswer, signal,
 /**
  * Live updates: follow a Server-Sent Events stream (`paths.stream(after)`), whose messages
  * carry the same answers as the long-poll, and fall back to long-polling (`paths.poll(after,
- * wait)`, see follow) where streams do not get through. Each answer goes to `onAnswer`, which
+ * wait)`, see follow) where streams do not get through (or long-poll at once when
+ * `paths.stream` is null). Each answer goes to `onAnswer`, which
  * returns the next `after`, or null to stop.
  *
  * The stream is read with fetch() rather than EventSource, because EventSource cannot send the
@@ -183,7 +184,7 @@ export async function live(paths, after, onAnswer, signal,
   { silenceSeconds = 40, streams = typeof ReadableStream !== "undefined" } = {}) {
   let failures = 0;
   let delay = 1000;
-  while (streams && !signal.aborted && failures < 2) {
+  while (paths.stream && streams && !signal.aborted && failures < 2) {
     const outcome = await streamOnce(paths.stream(after), after, onAnswer, signal,
       silenceSeconds);
     if (outcome.done) return;

@@ -392,8 +392,11 @@ export async function render(main, [id], ctx) {
   if (!RUNNING.has(match.status)) {
     setUpReplay();
   } else {
+    // Long-polls for now: a match stream's message can arrive while the page's own move is in
+    // flight, and the page then misses the reply until its next message; a long-poll answers
+    // again within its wait and so catches up.
     live({
-      stream: (cursor) => `/api/matches/${id}/stream?after=${cursor}`,
+      stream: null,
       poll: (cursor, wait) => `/api/matches/${id}/events?after=${cursor}&wait=${wait}`,
     }, after,
       async (answer) => {
