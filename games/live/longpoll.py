@@ -215,32 +215,41 @@ async def _long_poll(request: HttpRequest, *, channel: str, wait: int,
             await subscription.wait(remaining)
 
 
-def _caller(key: str, request: HttpRequest) -> User | str | float:
+def _caller(key: str, request: HttpRequest) -> tuple[User, float | None] | str:
     """In one trip to a database thread: the token's user (or DRF's reason for refusing it),
-    then the caller's long-poll budget (seconds to wait when spent)."""
+    and the caller's long-poll budget (None, or the seconds to wait when it is spent)."""
     user = _token_user(key)
     if isinstance(user, str):
         return user
-    wait = _throttle_wait(request, user)
-    return user if wait is None else wait
+    return user, _throttle_wait(request, user)
 
 
-async def _prepare(request: HttpRequest,
-                   params_class: type[StrictSerializer]) -> Prepared | HttpResponse:
-    """Authenticate, then check the method and the query, in DRF's order."""
+async def _authenticate(request: HttpRequest) -> tuple[User, float | None] | HttpResponse:
+    """The caller of ``Authorization: Token <key>`` with its long-poll budget (``_caller``),
+    or the 401 DRF would answer."""
     key = _token_key(request)
     if isinstance(key, HttpResponse):
         return key
     caller = await _read(request, _caller, key, request)
     if isinstance(caller, str):
         return _unauthorized("authentication_failed", caller)
+    return caller
+
+
+async def _prepare(request: HttpRequest,
+                   params_class: type[StrictSerializer]) -> Prepared | HttpResponse:
+    """Authenticate, then check the method and the query, in DRF's order."""
+    caller = await _authenticate(request)
+    if isinstance(caller, HttpResponse):
+        return caller
+    user, throttled = caller
     if request.method != "GET":
         return _error(405, "method_not_allowed", f'Method "{request.method}" not allowed.',
                       headers={"Allow": "GET"})
     # A per-user budget of its own (config.throttling.LongPollRateThrottle): a client looping
     # without waiting is slowed down, one waiting for news does not starve its other requests.
-    if not isinstance(caller, User):
-        seconds = math.ceil(caller)
+    if throttled is not None:
+        seconds = math.ceil(throttled)
         return _error(429, "throttled",
                       f"Request was throttled. Expected available in {seconds} seconds.",
                       {"retry_after": seconds}, headers={"Retry-After": str(seconds)})
@@ -251,7 +260,7 @@ async def _prepare(request: HttpRequest,
     cap = settings.LONG_POLL_MAX_SECONDS
     if "wait" in params.validated_data and params.validated_data["wait"] > cap:
         return _validation_error({"wait": [f"Ensure this value is less than or equal to {cap}."]})
-    return caller, params.validated_data
+    return user, params.validated_data
 
 
 def _long_poll_view(view: Callable[..., Any]) -> Callable[..., Any]:
