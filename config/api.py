@@ -160,6 +160,9 @@ class StrictSerializerSchema(OpenApiSerializerExtension):
     def map_serializer(self, auto_schema: Any, direction: Any) -> Any:
         schema = auto_schema._map_basic_serializer(self.target, direction)
         schema["additionalProperties"] = False
+        if not type(self.target).__dict__.get("__doc__"):
+            # The description is the serializer's own docstring, not this base class's.
+            schema.pop("description", None)
         return schema
 
 

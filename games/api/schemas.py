@@ -12,7 +12,9 @@ from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints, 
 from rest_framework import serializers
 
 from config.api import schema_serializer
-from games.catalog import engines
+from games.catalog import engines, games
+from games.kit.jsontypes import GameTypes, component_ref, json_schema, options_schema
+from games.kit.registry import GameSpec
 from games.selectors import shapes
 
 # --------------------------------------------------------------------------- game slugs
@@ -133,3 +135,196 @@ UserEventFeedSerializer = serializer_for(shapes.UserEventFeed)
 GameSerializer = serializer_for(shapes.Game)
 # The bot list's component has always been called "Output".
 BotSerializer = serializer_for(shapes.Bot, "Output")
+
+
+# --------------------------------------------------------------------------- per-game types
+
+# The generic fields of the response shapes and the per-game type each becomes.
+_GAME_FIELDS = {"config": "Config", "view": "View", "legal_moves": "LegalMoves",
+                "outcome": "Outcome"}
+
+
+def _component_name(spec: GameSpec, part: str) -> str:
+    return f"{spec.name.replace(' ', '')}{part}"
+
+
+def _game_components(spec: GameSpec, types: GameTypes, components: dict[str, Any]) -> None:
+    """Add the named components of one game: ``<Game>Config``, ``<Game>Move``, ``<Game>View``,
+    ``<Game>LegalMoves``, ``<Game>Outcome`` and ``<Game>Event`` (its events, one of them by
+    ``type``)."""
+    components[_component_name(spec, "Config")] = options_schema(spec.name,
+                                                                 spec.engine.options)
+    for part, tp in (("Move", types.move), ("View", types.view),
+                     ("LegalMoves", types.legal_moves), ("Outcome", types.outcome)):
+        name = _component_name(spec, part)
+        schema = json_schema(tp, components)
+        if schema != component_ref(name):
+            components[name] = schema
+    move = components[_component_name(spec, "Move")]
+    _discriminate_move(move, components)
+    events = types.event_types()
+    refs = {value: json_schema(event, components) for value, event in events.items()}
+    components[_component_name(spec, "Event")] = {
+        "oneOf": list(refs.values()),
+        "discriminator": {"propertyName": "type",
+                          "mapping": {value: ref["$ref"] for value, ref in refs.items()}},
+        "description": f"An event of a {spec.name} match, by its type.",
+    }
+
+
+def _discriminate_move(move: dict[str, Any], components: dict[str, Any]) -> None:
+    """A move that is one of several objects sharing a string-valued key (Nimble's
+    ``action``) is discriminated on that key."""
+    variants = move.get("oneOf")
+    if not variants or not all("$ref" in v for v in variants):
+        return
+    bodies = [components[v["$ref"].rsplit("/", 1)[1]] for v in variants]
+    shared = set.intersection(*(set(b.get("required", [])) for b in bodies))
+    for key in sorted(shared):
+        enums = [b["properties"][key].get("enum") for b in bodies]
+        if all(enums):
+            mapping = {value: v["$ref"] for v, values in zip(variants, enums, strict=True)
+                       for value in values}
+            move["discriminator"] = {"propertyName": key, "mapping": mapping}
+            return
+
+
+def _nullable_ref(name: str) -> dict[str, Any]:
+    return {"allOf": [component_ref(name)], "nullable": True}
+
+
+def _untyped_components(spec: GameSpec, components: dict[str, Any]) -> None:
+    """The components of a game that declares no types: its options (from the engine's
+    ``Option`` tuple, as for every game) and free-form JSON for the rest."""
+    components[_component_name(spec, "Config")] = options_schema(spec.name,
+                                                                 spec.engine.options)
+    free = f"{spec.name} does not declare the types of its JSON."
+    for part in ("Move", "View", "Outcome", "Event"):
+        components[_component_name(spec, part)] = {
+            "type": "object", "additionalProperties": {}, "description": free}
+    components[_component_name(spec, "LegalMoves")] = {"description": free}
+
+
+def _by_game(shape: str, typed: list[GameSpec],
+             components: dict[str, Any]) -> None:
+    """Turn the shape's component into one of a variant per game, told apart by ``game``: each
+    variant is the shape with ``game`` fixed to the slug and its generic fields typed."""
+    base = components.get(shape)
+    if base is None or "properties" not in base:
+        return
+    mapping = {}
+    for spec in typed:
+        variant = {**base, "properties": dict(base["properties"])}
+        props = variant["properties"]
+        props["game"] = {"type": "string", "enum": [spec.slug]}
+        for field, part in _GAME_FIELDS.items():
+            if field not in props:
+                continue
+            current = props[field]
+            if field == "config":
+                props[field] = {**component_ref(_component_name(spec, part))}
+            elif field == "outcome":
+                props[field] = {"oneOf": [component_ref(_component_name(spec, part)),
+                                          component_ref("MatchCalledOff")],
+                                "nullable": True, "description": (
+                                    "How the match ended; null while it runs.")}
+            else:
+                ref = _nullable_ref(_component_name(spec, part))
+                if "description" in current:
+                    ref["description"] = current["description"]
+                props[field] = ref if current.get("nullable") else component_ref(
+                    _component_name(spec, part))
+        name = f"{_component_name(spec, shape)}"
+        variant["description"] = f"{shape} of a {spec.name} match."
+        components[name] = variant
+        mapping[spec.slug] = component_ref(name)["$ref"]
+    components[shape] = {
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "game", "mapping": mapping},
+    }
+
+
+def _any_of(names: list[str], nullable: bool = False) -> dict[str, Any]:
+    # anyOf, not oneOf: two games may have events of one form (a forfeit), and nothing in
+    # these answers names the game.
+    schema: dict[str, Any] = {"anyOf": [component_ref(name) for name in names]}
+    if nullable:
+        schema["nullable"] = True
+    return schema
+
+
+def _requests_by_game(typed: list[GameSpec], moves: list[str],
+                      components: dict[str, Any]) -> None:
+    """The request bodies: a match's options are its game's (one of a variant per game, told
+    apart by ``game``), and a move is any of the games' moves."""
+    create = components.get("MatchCreateRequest")
+    if create is not None and "properties" in create:
+        mapping = {}
+        for spec in typed:
+            variant = {**create, "properties": {
+                **create["properties"], "game": {"type": "string", "enum": [spec.slug]},
+                "config": component_ref(_component_name(spec, "Config"))}}
+            variant["description"] = f"Create a {spec.name} match."
+            name = _component_name(spec, "MatchCreateRequest")
+            components[name] = variant
+            mapping[spec.slug] = component_ref(name)["$ref"]
+        components["MatchCreateRequest"] = {
+            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "game", "mapping": mapping}}
+    move_input = components.get("MoveInputRequest", {}).get("properties", {})
+    if "move" in move_input:
+        move_input["move"] = {**_any_of(moves), "description": (
+            "A move of the match's game, e.g. {\"take\": [[0, 0]]} (Nibble).")}
+
+
+def game_types_hook(result: dict[str, Any], generator: Any, request: Any,
+                    public: bool) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: the per-game components of every registered game
+    that declares its types (``GameSpec.types``), read when the schema is built, and the
+    generic fields of the response shapes typed with them. Shapes with a ``game`` field
+    (match summaries and details) become one of a variant per game, discriminated on
+    ``game``; the move log's payloads and events, a move's events and a dry run's view and
+    events become any of the games' types. A game registered without types (``types=None``)
+    takes part with free-form components."""
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    specs = [spec for _, spec in sorted(games().items())]
+    for spec in specs:
+        if spec.types is None:
+            _untyped_components(spec, components)
+        else:
+            _game_components(spec, spec.types, components)
+    names = {part: [_component_name(spec, part) for spec in specs]
+             for part in ("View", "Move", "Event")}
+    components["GameEvent"] = {**_any_of(names["Event"]), "description": (
+        "An event of the match's game (its `type` tells the events of one game apart).")}
+    components["MoveLogNote"] = {
+        "type": "object", "properties": {"reason": {"type": "string"}},
+        "additionalProperties": False,
+        "description": "The payload of a log entry that is not a move: a forfeit's or an idle "
+                       "end's reason, or nothing (a system step)."}
+    components["MatchCalledOff"] = {
+        "type": "object", "required": ["reason"], "additionalProperties": False,
+        "properties": {"reason": {"type": "string", "enum": ["aborted", "timeout"]}},
+        "description": "The outcome of a match called off before it ended: aborted by a "
+                       "player before anyone moved, or timed out before it started."}
+    for shape in ("MatchSummary", "MatchDetail"):
+        _by_game(shape, specs, components)
+    _requests_by_game(specs, names["Move"], components)
+    event_list = {"type": "array", "items": component_ref("GameEvent")}
+    for shape, fields in (("MoveResult", ("events",)), ("MovePreview", ("events", "view")),
+                          ("MoveLogEntry", ("events", "payload"))):
+        props = components.get(shape, {}).get("properties", {})
+        for field in fields:
+            if field not in props:
+                continue
+            description = props[field].get("description")
+            if field == "events":
+                new = dict(event_list)
+            elif field == "view":
+                new = _any_of(names["View"], nullable=True)
+            else:
+                new = _any_of([*names["Move"], "MoveLogNote"], nullable=True)
+            if description:
+                new["description"] = description
+            props[field] = new
+    return result

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from games.kit.bots import Policy, uses_history
+from games.kit.jsontypes import GameTypes
 from games.kit.protocol import JSON, AnyEngine, Seat
 
 # render(view, names) -> an SVG document of one viewer's view (see games.kit.render).
@@ -26,12 +27,14 @@ Bench = Callable[[], list[BenchRow]]
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the platform knows of one game: its rules engine, its bot policies by level,
-    its renderer and its benchmark."""
+    its renderer, its benchmark and the types of its JSON (``games.kit.jsontypes``; a game
+    without them is served untyped: its fields are free-form objects in the API schema)."""
 
     engine: AnyEngine
     policies: Mapping[int, Policy]
     render: Renderer
     bench: Bench | None = None
+    types: GameTypes | None = None
     levels: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -5,5 +5,7 @@ from games.nibble import bench
 from games.nibble.bots import NIBBLE_POLICIES
 from games.nibble.engine import NIBBLE
 from games.nibble.render import render
+from games.nibble.types import TYPES
 
-SPEC = GameSpec(engine=NIBBLE, policies=NIBBLE_POLICIES, render=render, bench=bench.run)
+SPEC = GameSpec(engine=NIBBLE, policies=NIBBLE_POLICIES, render=render, bench=bench.run,
+                types=TYPES)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.kit.bits import bits
+from games.kit.jsontypes import check_move
 from games.kit.protocol import (
     JSON,
     EngineBase,
@@ -37,6 +38,7 @@ from games.kit.protocol import (
     require_mapping,
     seeded_rng,
 )
+from games.nibble import types
 
 SIZE = 9
 CELLS = SIZE * SIZE
@@ -491,6 +493,7 @@ class NibbleEngine(EngineBase[State, Move]):
         return frozenset((state.to_move,))
 
     def parse_move(self, data: Any) -> Move:
+        check_move(types.NibbleMove, data)
         data = require_mapping(data, {"take"}, {"take"})
         take = data["take"]
         if not isinstance(take, list | tuple):

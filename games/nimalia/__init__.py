@@ -6,5 +6,7 @@ from games.nimalia import bench
 from games.nimalia.bots import NIMALIA_POLICIES
 from games.nimalia.engine import NIMALIA
 from games.nimalia.render import render
+from games.nimalia.types import TYPES
 
-SPEC = GameSpec(engine=NIMALIA, policies=NIMALIA_POLICIES, render=render, bench=bench.run)
+SPEC = GameSpec(engine=NIMALIA, policies=NIMALIA_POLICIES, render=render, bench=bench.run,
+                types=TYPES)

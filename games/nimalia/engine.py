@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.jsontypes import check_move
 from games.kit.protocol import (
     JSON,
     EngineBase,
@@ -42,6 +43,7 @@ from games.kit.protocol import (
     require_mapping,
     seeded_rng,
 )
+from games.nimalia import types
 from games.nimalia.cards import CARD_IDS, CARDS, ROTATIONS, Square
 from games.nimalia.grid import (
     Cell,
@@ -269,6 +271,7 @@ class NimaliaEngine(EngineBase[State, Move]):
         return frozenset(seat for seat in self.actors(state) if state.pending[seat] is None)
 
     def parse_move(self, data: Any) -> Move:
+        check_move(types.NimaliaMove, data)
         if isinstance(data, Mapping) and "undo" in data:
             require_mapping(data, {"undo"}, {"undo"})
             if data["undo"] is not True:

@@ -5,5 +5,7 @@ from games.nimble import bench
 from games.nimble.bots import NIMBLE_POLICIES
 from games.nimble.engine import NIMBLE
 from games.nimble.render import render
+from games.nimble.types import TYPES
 
-SPEC = GameSpec(engine=NIMBLE, policies=NIMBLE_POLICIES, render=render, bench=bench.run)
+SPEC = GameSpec(engine=NIMBLE, policies=NIMBLE_POLICIES, render=render, bench=bench.run,
+                types=TYPES)

@@ -36,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.kit.jsontypes import check_move
 from games.kit.protocol import (
     JSON,
     EngineBase,
@@ -54,6 +55,7 @@ from games.kit.protocol import (
     require_mapping,
     seeded_rng,
 )
+from games.nimble import types
 
 COLOURS: tuple[str, ...] = ("red", "orange", "beige", "light_blue", "green", "purple")
 SET_SIZE = 30
@@ -331,6 +333,7 @@ class NimbleEngine(EngineBase[NimbleState, NimbleMove]):
     # ------------------------------------------------------------------- moves
 
     def parse_move(self, data: Any) -> NimbleMove:
+        check_move(types.NimbleMove, data)
         data = require_mapping(data, allowed={"action", "stack"}, required={"action"})
         action = data["action"]
         if not isinstance(action, str) or action not in ACTIONS:
