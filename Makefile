@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint bench bench-api bench-sweep clean
+.PHONY: run test lint clients bench bench-api bench-sweep clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,8 +19,15 @@ run: $(STAMP)
 
 ## make test: the checks below, then the whole suite (PostgreSQL and Redis when DATABASE_URL /
 ## CELERY_BROKER_URL are set)
-test: lint
+test: lint clients
 	$(BIN)/python -m pytest
+
+## make clients: the TypeScript client check (needs node and npm): types generated from
+## docs/openapi.yaml by openapi-typescript, a small client type-checked by tsc --noEmit. The
+## Python client check (openapi-python-client, mypy --strict, a match of every game against a
+## bot) is tests/contract/test_generated_clients.py, part of the suite.
+clients:
+	cd clients/typescript && npm ci --no-audit --no-fund --loglevel=error && npm run --silent clients
 
 ## make lint: ruff, the architecture contracts (import-linter) and mypy, all set in pyproject.toml
 lint: $(STAMP)
