@@ -55,13 +55,13 @@ def test_history_filters_by_time(rated, client_for, alice):
     ("/api/players/alice/ratings/nibble/history?since=yesterday", 400, "validation_error"),
     ("/api/players/alice/ratings/nibble/history?limit=0", 400, "validation_error"),
     ("/api/players/alice/ratings/nibble/history?colour=red", 400, "validation_error"),
-    ("/api/players/alice/ratings/nibble/history?cursor=garbage", 404, "not_found"),
+    ("/api/players/alice/ratings/nibble/history?cursor=garbage", 400, "validation_error"),
     ("/api/leaderboards/chess", 400, "unknown_game"),
     ("/api/leaderboards/nibble?limit=201", 400, "validation_error"),
     ("/api/leaderboards/nibble?limit=true", 400, "validation_error"),
     ("/api/leaderboards/nibble?page=2", 400, "validation_error"),
-    ("/api/leaderboards/nibble?cursor=garbage", 404, "not_found"),
-    ("/api/leaderboards/nibble?cursor=cD1hYmM%3D", 404, "not_found"),
+    ("/api/leaderboards/nibble?cursor=garbage", 400, "validation_error"),
+    ("/api/leaderboards/nibble?cursor=cD1hYmM%3D", 400, "validation_error"),
 ])
 def test_rating_errors(client_for, alice, path, status, code):
     assert_error(client_for(alice).get(path), status, code)
