@@ -20,6 +20,16 @@ class User(AbstractUser):
     bot_game = models.CharField(max_length=32, blank=True, default="")
     bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
     bot_description = models.CharField(max_length=200, blank=True, default="")
+    # A guest plays at once without signing up: an account made by POST /api/auth/guest, with
+    # a generated name, no password and limits of its own (unrated, bots only, fewer matches,
+    # a smaller request budget). Signing up converts it in place, keeping its matches; an idle
+    # guest is deleted by a periodic task.
+    is_guest = models.BooleanField(default=False)
+    # The player's matches are seen by their seats only (not by other players, nor anonymous
+    # visitors), whatever the match's own flag says.
+    matches_private = models.BooleanField(default=False)
+    # When a guest last did something (created, or made a match); idle guests are cleaned up.
+    last_active_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -34,7 +44,11 @@ class User(AbstractUser):
                 condition=models.Q(is_bot=False) | models.Q(bot_level__in=[1, 2, 3]),
                 name="accounts_user_bot_level_valid",
             ),
+            models.CheckConstraint(condition=~models.Q(is_guest=True, is_bot=True),
+                                   name="accounts_user_guest_not_bot"),
         ]
+        indexes = [models.Index(fields=["last_active_at"], name="accounts_user_guest_idle",
+                                condition=models.Q(is_guest=True))]
 
     def __str__(self) -> str:
         return self.username

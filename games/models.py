@@ -55,6 +55,13 @@ class Match(models.Model):
     # transition that made the work due, cleared by the transition or rating that did it; the
     # sweep re-queues whatever has waited too long (games.services.due).
     work_due_at = models.DateTimeField(null=True, blank=True)
+    # Seen only by its seats (and its creator): not by other players nor anonymous visitors.
+    # A match is private too when any of its players keeps their matches private.
+    private = models.BooleanField(default=False)
+    # The match this one is the rematch of (same game, options and players, seats rotated):
+    # at most one rematch per match, so offering one twice gives the same match.
+    rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                      related_name="rematch")
 
     class Meta:
         ordering = ["-created_at"]
