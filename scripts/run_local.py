@@ -57,6 +57,8 @@ def main() -> int:
               "takes one (raise it with ulimit -n)", file=sys.stderr)
     manage = [PYTHON, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput"], check=True, cwd=ROOT, env=env)
+    # Hashed, gzip- and Brotli-compressed static files, served as in production.
+    subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], check=True, cwd=ROOT, env=env)
     subprocess.run([*manage, "seed_bots"], check=True, cwd=ROOT, env=env)
 
     celery = [PYTHON, "-m", "celery", "-A", "config.celery_app"]

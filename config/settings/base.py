@@ -99,6 +99,12 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Hashed names (cached for a year), gzip and Brotli copies, JS module imports rewritten to the
+# hashed names: collectstatic builds them (make run does it on start). See config/staticfiles.py.
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "config.staticfiles.ClientStaticStorage"},
+}
 
 # Requests larger than this are refused before parsing (a move is a few hundred bytes).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", default=64 * 1024)

@@ -5,6 +5,12 @@ from .base import env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 
-# Serve static files straight from the apps, no collectstatic needed.
+# Static files: as in production, hashed and compressed once collected; make run
+# (scripts/run_local.py) runs collectstatic on start, so restart it after editing the client's
+# files. Before any collectstatic (manage.py runserver) the pages name the plain files.
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "config.staticfiles.DevStaticStorage"},
+}
 WHITENOISE_USE_FINDERS = True
-WHITENOISE_AUTOREFRESH = True
+WHITENOISE_AUTOREFRESH = False

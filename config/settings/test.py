@@ -1,5 +1,10 @@
 """Settings for the test suite: fast hashing, eager Celery unless a test starts a real worker."""
 
+import atexit
+import shutil
+import tempfile
+from pathlib import Path
+
 from config.database import database_settings
 
 from .base import *  # noqa: F403
@@ -22,6 +27,14 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
 }
 
-# Serve static files straight from the apps, no collectstatic needed.
+# Static files straight from the apps until collectstatic has run in this process: the browser
+# tests run it once per session into STATIC_ROOT, a directory of this process's own (other test
+# runs may share the checkout), and from then on the pages name the hashed, compressed files.
+STATIC_ROOT = Path(tempfile.mkdtemp(prefix="boardpost-static-"))
+atexit.register(shutil.rmtree, STATIC_ROOT, ignore_errors=True)
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "config.staticfiles.DevStaticStorage"},
+}
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True

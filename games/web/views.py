@@ -49,11 +49,25 @@ def _cached_import_map() -> str:
     return _import_map()
 
 
+def _preloads() -> list[str]:
+    """The served URL of every module, for ``<link rel="modulepreload">``: the browser fetches
+    them all at once instead of discovering them import by import (about 20 files, each cached
+    for a year under its hashed name, so a returning visitor fetches none)."""
+    return [static(f"boardpost/{name}") for name in _modules()]
+
+
+@lru_cache(maxsize=1)
+def _cached_preloads() -> tuple[str, ...]:
+    return tuple(_preloads())
+
+
 @require_safe
 def index(request, **_ignored):
     """The client's single page, for ``/`` and every client route."""
     import_map = _import_map() if settings.DEBUG else _cached_import_map()
-    response = render(request, "boardpost/index.html", {"import_map": mark_safe(import_map)})
+    preloads = _preloads() if settings.DEBUG else _cached_preloads()
+    response = render(request, "boardpost/index.html",
+                      {"import_map": mark_safe(import_map), "preloads": preloads})
     # The page names the current module URLs: always revalidate it.
     response["Cache-Control"] = "no-cache"
     response["X-Content-Type-Options"] = "nosniff"

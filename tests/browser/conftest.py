@@ -272,7 +272,22 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture(scope="session")
-def asgi_server(django_db_setup, django_db_blocker):
+def collected_static():
+    """collectstatic into this process's own STATIC_ROOT (config.settings.test): from here on
+    the page names hashed, compressed files, as under make run and in production."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from games.web import views
+
+    call_command("collectstatic", "--noinput", verbosity=0)
+    views._cached_import_map.cache_clear()
+    views._cached_preloads.cache_clear()
+    return Path(settings.STATIC_ROOT)
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker, collected_static):
     """uvicorn serving config.asgi on the test database, in a thread of this process."""
     import uvicorn
 
@@ -302,6 +317,7 @@ def asgi_server(django_db_setup, django_db_blocker):
 def server_url(request) -> str:
     """The base URL of a server on the test database, for this test (transactional)."""
     if os.environ.get("BOARDPOST_BROWSER_SERVER", "asgi") == "wsgi":
+        request.getfixturevalue("collected_static")
         return request.getfixturevalue("live_server").url
     request.getfixturevalue("transactional_db")
     return request.getfixturevalue("asgi_server")

@@ -1,0 +1,36 @@
+"""Static file storage: the same hashed, compressed files in every mode.
+
+``collectstatic`` (``make run`` runs it on start; a deploy runs it once) writes every file under
+a content-hashed name with gzip and Brotli copies beside it. WhiteNoise then serves a hashed name
+with ``Cache-Control: max-age=315360000, public, immutable`` and the compressed copy the browser
+accepts. ES module imports between the client's files (``import ... from "./dom.js";``) are
+rewritten to the hashed names, so a module never loads a stale neighbour after a deploy; the page's
+import map covers the one dynamic import (a game module by its slug).
+"""
+
+from __future__ import annotations
+
+from django.contrib.staticfiles.storage import StaticFilesStorage
+from whitenoise.storage import CompressedManifestStaticFilesStorage
+
+
+class ClientStaticStorage(CompressedManifestStaticFilesStorage):
+    """Hashed URLs even with DEBUG on (Django hands out plain names then): ``make run`` serves
+    what production serves."""
+
+    support_js_module_import_aggregation = True
+
+    def url(self, name: str | None, force: bool = False) -> str:
+        return super().url(name, force=True)
+
+
+class DevStaticStorage(ClientStaticStorage):
+    """For ``make run`` and the tests: plain names (served from the apps) until ``collectstatic``
+    has filled STATIC_ROOT, hashed ones after. ``make run`` collects on start; the browser tests
+    collect once per session into a directory of their own; a test that only renders a page
+    needs nothing collected."""
+
+    def url(self, name: str | None, force: bool = False) -> str:
+        if not self.hashed_files:
+            return StaticFilesStorage.url(self, name)
+        return super().url(name, force)

@@ -1,0 +1,65 @@
+"""The client's static files: hashed names cached for a year, compressed, module imports
+rewritten to the hashed names, and every module preloaded from the page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+HASHED = re.compile(r"/static/boardpost/[\w/]+\.[0-9a-f]{12}\.(?:js|css)$")
+
+
+def _assets(html: str) -> list[str]:
+    return re.findall(r'(?:href|src)="(/static/[^"]+)"', html)
+
+
+def test_the_page_names_hashed_files_and_preloads_every_module(collected_static):
+    html = Client().get("/lobby").content.decode()
+    assets = _assets(html)
+    assert assets and all(HASHED.search(url) for url in assets), assets
+    preloads = re.findall(r'<link rel="modulepreload" href="([^"]+)"', html)
+    modules = sorted(p.relative_to(collected_static / "boardpost").as_posix()
+                     for p in (collected_static / "boardpost").rglob("*.js")
+                     if not re.search(r"\.[0-9a-f]{12}\.js$", p.name))
+    assert len(preloads) == len(modules) >= 15
+    # The import map sends the plain name of each module (a dynamic import) to its hashed one.
+    for name in ("app.js", "games/nibble.js", "pages/match.js"):
+        assert re.search(rf'"/static/boardpost/{re.escape(name)}": "/static/boardpost/'
+                         rf'{re.escape(name[:-3])}\.[0-9a-f]{{12}}\.js"', html), name
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "br"])
+def test_every_asset_is_compressed_and_cached_for_a_year(collected_static, encoding):
+    client = Client()
+    html = client.get("/").content.decode()
+    for url in _assets(html):
+        response = client.get(url, HTTP_ACCEPT_ENCODING=encoding)
+        assert response.status_code == 200, url
+        assert response["Content-Encoding"] == encoding, url
+        control = response["Cache-Control"]
+        max_age = int(re.search(r"max-age=(\d+)", control).group(1))
+        assert max_age >= 365 * 86400 and "immutable" in control, (url, control)
+
+
+def test_module_imports_name_the_hashed_files(collected_static):
+    client = Client()
+    html = client.get("/").content.decode()
+    app = next(url for url in _assets(html) if "/boardpost/app." in url)
+    source = b"".join(client.get(app).streaming_content).decode()
+    imports = re.findall(r'from\s*"([^"]+)"', source)
+    assert len(imports) >= 5
+    assert all(re.search(r"\.[0-9a-f]{12}\.js$", name) for name in imports), imports
+    # A module an import names is served, hashed and cached like the page's own.
+    target = "/static/boardpost/" + imports[0].removeprefix("./")
+    response = client.get(target, HTTP_ACCEPT_ENCODING="gzip")
+    assert response.status_code == 200 and response["Content-Encoding"] == "gzip"
+    assert "immutable" in response["Cache-Control"]
+
+
+def test_the_page_itself_is_revalidated(collected_static):
+    response = Client().get("/")
+    assert response["Cache-Control"] == "no-cache"
