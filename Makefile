@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint clients bench bench-api bench-sweep clean
+.PHONY: run test lint clients bench bench-api bench-sweep profile-moves clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,12 @@ bench-api: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py bench_api --clients 16 --floor
+
+## make profile-moves: where one move's CPU time goes, the move path and the floor (cProfile)
+profile-moves: $(STAMP)
+	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DATABASE_URL) DJANGO_DEBUG=false $(BIN)/python manage.py profile_moves
 
 ## make bench-sweep: the deadline and due-work sweeps over 100,000 matches (PostgreSQL)
 bench-sweep: $(STAMP)
