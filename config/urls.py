@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from config import health
+from config import health, metrics
 from games.web import views as web
 
 # Swagger UI's page loads its script from a URL of its own (the split view), so the
@@ -16,6 +16,8 @@ urlpatterns = [
     # For operators: liveness and readiness (config.health), not part of the API.
     path("health/live", health.live, name="health-live"),
     path("health/ready", health.ready, name="health-ready"),
+    # Prometheus metrics, behind METRICS_TOKEN / METRICS_ALLOWED_ADDRESSES (config.metrics).
+    path("metrics", metrics.metrics_view, name="metrics"),
     *([path("admin/", admin.site.urls)] if settings.ADMIN_ENABLED else []),  # DJANGO_ADMIN_ENABLED
     path("api/schema", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs", docs_view, name="docs"),

@@ -7,6 +7,7 @@ import environ
 from csp.constants import NONCE
 
 from config.database import database_settings
+from config.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -39,6 +40,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the request id (X-Request-ID) every later log line carries (config.request_id).
+    "config.request_id.RequestIdMiddleware",
+    # Request counts and latencies by route name and status (django-prometheus, /metrics).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -50,6 +55,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A database outage escaping any view is answered 503, not 500.
     "config.exceptions.DatabaseUnavailableMiddleware",
+    # Before django-axes, so the status counted is the one the client gets.
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Last: turns a sign-in refused for too many failures into the coded 429 answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -305,11 +312,24 @@ LONG_POLL_MAX_SECONDS = 60
 # Threads (and so database connections) each ASGI process uses for long-poll reads.
 LONG_POLL_DB_THREADS = env.int("LONG_POLL_DB_THREADS", default=4)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
-}
+# Log lines (config.logging): one JSON object per line (LOG_FORMAT=json, the default; local
+# development says plain), each with the request id, user id and match id when known, secrets
+# redacted, SQL statements never logged.
+LOGGING = logging_config(env("LOG_FORMAT", default="json"), env("DJANGO_LOG_LEVEL", default="INFO"))
+
+# Metrics (/metrics, Prometheus text format; config.metrics, games.metrics): answered to a
+# scraper that sends "Authorization: Bearer <METRICS_TOKEN>", or that connects from one of
+# METRICS_ALLOWED_ADDRESSES (the socket's address, never X-Forwarded-For; addresses or
+# networks). Neither set: /metrics answers 404. Several processes (gunicorn workers, Celery's
+# prefork pool) add up their metrics through PROMETHEUS_MULTIPROC_DIR (see the README).
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
+METRICS_ALLOWED_ADDRESSES = env.list("METRICS_ALLOWED_ADDRESSES", default=["127.0.0.1", "::1"])
+# What is read at scrape time (one cheap query or Redis call each), kept this many seconds.
+METRICS_CACHE_SECONDS = env.float("METRICS_CACHE_SECONDS", default=10.0)
+METRICS_COLLECTORS = [
+    "games.metrics.ActiveMatchesCollector",
+    "games.metrics.DueWorkCollector",
+    "games.metrics.QueueDepthCollector",
+]
+# A Celery worker serves its own /metrics on this port when set (0: off); see the README.
+CELERY_METRICS_PORT = env.int("CELERY_METRICS_PORT", default=0)

@@ -1,7 +1,7 @@
 """Settings for `make run` and local development."""
 
 from .base import *  # noqa: F403
-from .base import env
+from .base import env, logging_config
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
 
@@ -14,3 +14,7 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = False
+
+# Readable lines for a person at a terminal (LOG_FORMAT=json for the production format).
+LOGGING = logging_config(env("LOG_FORMAT", default="plain"),
+                         env("DJANGO_LOG_LEVEL", default="INFO"))

@@ -22,7 +22,8 @@ if env.bool("DJANGO_SECURE_PROXY_SSL_HEADER", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
 # The container health checks call /health/* over plain HTTP from inside the container.
-SECURE_REDIRECT_EXEMPT = [r"^health/"]
+# So do scrapers of /metrics on the private network (the token still applies).
+SECURE_REDIRECT_EXEMPT = [r"^health/", r"^metrics$"]
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=365 * 24 * 3600)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
@@ -37,3 +38,7 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 # STORAGES: base (hashed, compressed static files, as in every mode).
+
+# /metrics: only with METRICS_TOKEN, or from addresses named in METRICS_ALLOWED_ADDRESSES
+# (none by default: behind a proxy on the same host every client would come from 127.0.0.1).
+METRICS_ALLOWED_ADDRESSES = env.list("METRICS_ALLOWED_ADDRESSES", default=[])

@@ -44,6 +44,7 @@ from config.api import QuerySerializer, StrictSerializer
 from config.exceptions import ApplicationError, envelope
 from config.throttling import LongPollRateThrottle
 from games.exceptions import MatchNotFound
+from games import metrics
 from games.live import fanout
 from games.live import hub as events_hub
 from games.selectors import feeds
@@ -205,7 +206,8 @@ async def _long_poll(request: HttpRequest, *, channel: str, wait: int,
         return _shared_ok(answer)
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait
-    async with events_hub.listen(channel, shared=_served_by_asgi(request)) as subscription:
+    async with metrics.waiting("longpoll"), \
+            events_hub.listen(channel, shared=_served_by_asgi(request)) as subscription:
         while True:
             subscription.rearm()  # before the read: a commit during the read still wakes us
             answer, ready = await read(subscription)

@@ -40,6 +40,7 @@ from rest_framework import serializers
 
 from config.api import QuerySerializer
 from config.exceptions import ApplicationError
+from games import metrics
 from games.live import fanout
 from games.live import hub as events_hub
 from games.live.longpoll import (
@@ -118,7 +119,8 @@ async def _messages(request: HttpRequest, *, channel: str, event: str, first: by
     yield b"retry: %d\n\n" % RETRY_MILLISECONDS + first
     if first_news and not asgi:
         return
-    async with events_hub.listen(channel, shared=_served_by_asgi(request)) as subscription:
+    async with metrics.waiting("stream"), \
+            events_hub.listen(channel, shared=_served_by_asgi(request)) as subscription:
         read: Reader = reader(after)
         last_write = loop.time()
         while True:

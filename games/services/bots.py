@@ -12,6 +12,7 @@ from uuid import UUID
 from django.db import transaction
 
 from accounts.models import User
+from games import metrics
 from games.catalog import engines, game, get_engine
 from games.kit.bots import DESCRIPTIONS
 from games.kit.protocol import EngineError, events_for, seeded_rng
@@ -58,8 +59,9 @@ def _choose(match: Match, seat: Seat, level: int, label: object) -> Any:
     if spec.needs_history(level):
         for events in match.moves.order_by("seq").values_list("events", flat=True):
             history.extend(events_for(events, seat.index))
-    return spec.choose_move(level, engine.view(state, seat.index), seat.index, rng,
-                            history=history)
+    view = engine.view(state, seat.index)
+    with metrics.bot_thinking(match.game, level):
+        return spec.choose_move(level, view, seat.index, rng, history=history)
 
 
 def _bot_seat(match: Match, seat: int) -> tuple[Seat, int] | None:
@@ -78,6 +80,7 @@ def _play(match: Match, seat: Seat, payload: Any) -> bool:
         _recording.play(match=match, seat=seat.index, user=seat.user, payload=payload)
     except EngineError:
         return False
+    metrics.move_recorded(match.game, "bot")
     return True
 
 

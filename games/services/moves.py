@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from typing import Any
 from uuid import UUID
 
@@ -18,6 +19,7 @@ from games.exceptions import (
     MatchNotStarted,
     NotSeated,
 )
+from games import metrics
 from games.kit.protocol import events_for, preview
 from games.models import IdempotencyRecord, Match, Seat
 from games.selectors import match_access, match_detail, seat_of
@@ -37,6 +39,7 @@ def match_move_submit(*, user: User, match_id: UUID | str, move: Any,
     """Validate a seat's move through the engine and record it; returns the caller's answer.
 
     A retry with the same Idempotency-Key returns the first answer and records nothing."""
+    started = time.perf_counter()
     # The version is checked only after a replay had its chance: a retry of a move that was
     # recorded expects the version from before it.
     match = match_lock(match_id=match_id, user=user)
@@ -52,6 +55,7 @@ def match_move_submit(*, user: User, match_id: UUID | str, move: Any,
     seat = acting_seat(match, user)
     version_check(match, expected_version)
     recorded = _recording.play(match=match, seat=seat.index, user=user, payload=move)
+    metrics.move_recorded(match.game, "player", started)
     body = {"seq": recorded.seq, "events": events_for(recorded.events, seat.index),
             "match": match_detail(match, user)}
     if idempotency_key:
