@@ -7,13 +7,18 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.exceptions import TokenNotFound
 from accounts.models import ApiToken
 from config.api import StrictSerializer, error_responses, schema_serializer
+from config.throttling import (
+    AddressScopedRateThrottle,
+    AnonRateThrottle,
+    PlayerRateThrottle,
+    SignUpNameRateThrottle,
+)
 
 TokenSerializer = schema_serializer("Token", {
     "token": serializers.CharField(help_text=(
@@ -35,21 +40,44 @@ NAME_FIELD = {"max_length": 100, "required": False, "allow_blank": True,
               "help_text": "What the token is for (a device, a script); shown in the list."}
 
 
+class NewNameField(serializers.RegexField):
+    """A name a person signs up with: 3-30 letters, digits, '_', '.' or '-', not starting
+    with "guest-" (guests' generated names do)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(r"^[A-Za-z0-9_.-]{3,30}$", help_text=(
+            "3-30 letters, digits, '_', '.' or '-'; not starting with 'guest-'."), **kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if value.lower().startswith(services.GUEST_PREFIX):
+            raise serializers.ValidationError("Names starting with 'guest-' are kept for guests.")
+        return value
+
+
+class SignUpSerializer(StrictSerializer):
+    class Meta:
+        ref_name = "Register"
+
+    username = NewNameField()
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
+    token_name = serializers.CharField(**NAME_FIELD)
+
+
+# Sign-ups are counted per client address (scope "register", generous, since a school or a
+# café puts many people behind one address) and per address and chosen name ("register_name",
+# small), on top of the anonymous budget.
+SIGN_UP_THROTTLES = [AnonRateThrottle, AddressScopedRateThrottle, SignUpNameRateThrottle]
+
+
 class RegisterApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_classes = [AnonRateThrottle, ScopedRateThrottle]
+    throttle_classes = SIGN_UP_THROTTLES
     throttle_scope = "register"
 
-    class InputSerializer(StrictSerializer):
-        class Meta:
-            ref_name = "Register"
-
-        username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,30}$", help_text=(
-            "3-30 letters, digits, '_', '.' or '-'."))
-        password = serializers.CharField(max_length=128, trim_whitespace=False)
-        email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
-        token_name = serializers.CharField(**NAME_FIELD)
+    InputSerializer = SignUpSerializer
 
     @extend_schema(operation_id="auth_register", request=InputSerializer,
                    responses={201: TokenSerializer, **error_responses(400, 409)})
@@ -59,6 +87,52 @@ class RegisterApi(APIView):
         user, issued = services.user_register(**data.validated_data)
         return Response({"token": issued.key, "username": user.username},
                         status=status.HTTP_201_CREATED)
+
+
+class GuestApi(APIView):
+    """Play at once: a guest account with a generated name and its token (no password).
+
+    Guests are unrated, play only bots, keep at most a few running matches, have a smaller
+    request budget and are not on leaderboards; sign up with ``POST /auth/guest/convert`` to
+    keep the account and its matches. An idle guest is deleted after a while."""
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle, AddressScopedRateThrottle]
+    throttle_scope = "guest"
+
+    class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "GuestCreate"
+
+        token_name = serializers.CharField(**NAME_FIELD)
+
+    @extend_schema(operation_id="auth_guest", request=InputSerializer,
+                   responses={201: TokenSerializer, **error_responses(400)})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, issued = services.guest_create(**data.validated_data)
+        return Response({"token": issued.key, "username": user.username},
+                        status=status.HTTP_201_CREATED)
+
+
+class GuestConvertApi(APIView):
+    """Sign up as the guest sending the request: the account takes the chosen name, password
+    and e-mail and keeps its matches. The guest's tokens are revoked; use the one answered."""
+
+    throttle_classes = [PlayerRateThrottle, AddressScopedRateThrottle, SignUpNameRateThrottle]
+    throttle_scope = "register"
+
+    InputSerializer = SignUpSerializer
+
+    @extend_schema(operation_id="auth_guest_convert", request=SignUpSerializer,
+                   responses={200: TokenSerializer, **error_responses(400, 409)})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user, issued = services.guest_convert(user=request.user, **data.validated_data)
+        return Response({"token": issued.key, "username": user.username})
 
 
 class TokenApi(APIView):

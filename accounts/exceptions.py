@@ -2,7 +2,7 @@
 
 from rest_framework import status
 
-from config.exceptions import ApplicationError, NotFound
+from config.exceptions import ApplicationError, Conflict, NotFound
 
 
 class UsernameTaken(ApplicationError):
@@ -29,3 +29,14 @@ class PlayerNotFound(NotFound):
 
 class TokenNotFound(NotFound):
     default_message = "No such token."
+
+
+class NotAGuest(Conflict):
+    code = "not_a_guest"
+    default_message = "Only a guest account can be converted; this one is signed up already."
+
+
+class GuestNotAllowed(ApplicationError):
+    code = "guest_not_allowed"
+    http_status = status.HTTP_403_FORBIDDEN
+    default_message = "Guests cannot do this; sign up (keeping your matches) first."

@@ -14,11 +14,19 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts.authentication import CachedTokenAuthentication
-from accounts.exceptions import InvalidCredentials, InvalidPassword, TokenNotFound, UsernameTaken
+from accounts.exceptions import (
+    InvalidCredentials,
+    InvalidPassword,
+    NotAGuest,
+    TokenNotFound,
+    UsernameTaken,
+)
 from accounts.models import ApiToken, User, token_digest
 
 # What the key of a token starts with, so a leaked key is easy to recognise (and scan for).
 KEY_PREFIX = "bp_"
+# Guests' generated names start with this; nobody may sign up with a name that does.
+GUEST_PREFIX = "guest-"
 
 
 class IssuedToken:
@@ -30,16 +38,27 @@ class IssuedToken:
         self.user: User = token.user
 
 
-@transaction.atomic
-def user_register(*, username: str, password: str, email: str = "",
-                  token_name: str = "") -> tuple[User, IssuedToken]:
-    if User.objects.filter(username__iexact=username).exists():
+def _check_new_name(username: str, *, exclude: int | None = None) -> None:
+    taken = User.objects.filter(username__iexact=username)
+    if exclude is not None:
+        taken = taken.exclude(pk=exclude)
+    if taken.exists():
         raise UsernameTaken()
-    candidate = User(username=username, email=email)
+
+
+def _check_password(candidate: User, password: str) -> None:
     try:
         password_validation.validate_password(password, user=candidate)
     except ValidationError as exc:
         raise InvalidPassword(" ".join(exc.messages), reasons=exc.messages) from None
+
+
+@transaction.atomic
+def user_register(*, username: str, password: str, email: str = "",
+                  token_name: str = "") -> tuple[User, IssuedToken]:
+    _check_new_name(username)
+    candidate = User(username=username, email=email)
+    _check_password(candidate, password)
     candidate.set_password(password)
     try:
         with transaction.atomic():
@@ -47,6 +66,67 @@ def user_register(*, username: str, password: str, email: str = "",
     except IntegrityError:
         raise UsernameTaken() from None
     return candidate, token_create(candidate, name=token_name)
+
+
+# --------------------------------------------------------------------------- guests
+
+
+@transaction.atomic
+def guest_create(*, token_name: str = "") -> tuple[User, IssuedToken]:
+    """A guest account with a generated name and no usable password, and its token, which
+    lasts GUEST_TOKEN_DAYS. Guests are unrated, play only bots, keep at most
+    GUEST_MAX_ACTIVE_MATCHES running matches and have a request budget of their own."""
+    for _ in range(5):
+        username = GUEST_PREFIX + secrets.token_hex(5)
+        guest = User(username=username, is_guest=True, last_active_at=timezone.now())
+        guest.set_unusable_password()
+        try:
+            with transaction.atomic():
+                guest.save()
+        except IntegrityError:  # a name drawn twice: draw again
+            continue
+        return guest, token_create(guest, name=token_name,
+                                   expires_in_days=settings.GUEST_TOKEN_DAYS)
+    raise RuntimeError("Could not draw a free guest name.")  # pragma: no cover
+
+
+@transaction.atomic
+def guest_convert(*, user: User, username: str, password: str, email: str = "",
+                  token_name: str = "") -> tuple[User, IssuedToken]:
+    """Sign a guest up in place: the account takes the chosen name, password and address and
+    keeps its matches. Its guest tokens are revoked; the answer carries a new, ordinary one."""
+    guest = User.objects.select_for_update().get(pk=user.pk)
+    if not guest.is_guest:
+        raise NotAGuest()
+    _check_new_name(username, exclude=guest.pk)
+    guest.username, guest.email = username, email
+    _check_password(guest, password)
+    guest.set_password(password)
+    guest.is_guest = False
+    guest.last_active_at = None
+    try:
+        with transaction.atomic():
+            guest.save(update_fields=["username", "email", "password", "is_guest",
+                                      "last_active_at"])
+    except IntegrityError:
+        raise UsernameTaken() from None
+    token_revoke_all(user=guest)
+    return guest, token_create(guest, name=token_name)
+
+
+def guest_touch(user: User) -> None:
+    """Note that a guest is active now (creating or joining a match), which keeps it from being
+    cleaned up as idle."""
+    if user.is_guest:
+        user.last_active_at = timezone.now()
+        User.objects.filter(pk=user.pk).update(last_active_at=user.last_active_at)
+
+
+def user_settings_update(*, user: User, matches_private: bool | None = None) -> User:
+    if matches_private is not None and matches_private != user.matches_private:
+        user.matches_private = matches_private
+        User.objects.filter(pk=user.pk).update(matches_private=matches_private)
+    return user
 
 
 def token_create(user: User, name: str = "", *, expires_in_days: int | None = None,

@@ -6,6 +6,8 @@ app_name = "accounts"
 
 urlpatterns = [
     path("auth/register", apis.RegisterApi.as_view(), name="register"),
+    path("auth/guest", apis.GuestApi.as_view(), name="guest"),
+    path("auth/guest/convert", apis.GuestConvertApi.as_view(), name="guest-convert"),
     path("auth/token", apis.TokenApi.as_view(), name="token"),
     path("auth/tokens", apis.TokenListApi.as_view(), name="tokens"),
     path("auth/tokens/current", apis.CurrentTokenApi.as_view(), name="token-current"),

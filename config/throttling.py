@@ -8,17 +8,30 @@ gets at most one budget per process (the anonymous one keeps slowing down passwo
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
-from rest_framework.throttling import AnonRateThrottle, ScopedRateThrottle, UserRateThrottle
+from rest_framework.throttling import (
+    AnonRateThrottle,
+    ScopedRateThrottle,
+    SimpleRateThrottle,
+    UserRateThrottle,
+)
 
 
 class PlayerRateThrottle(UserRateThrottle):
     """Per-user budget. A view may let some requests through regardless by defining
     ``throttle_exempt(request) -> bool`` (the match move view does, for a seat that must act,
-    so a busy client can never be locked out of its own turn)."""
+    so a busy client can never be locked out of its own turn).
+
+    Guests (accounts made without signing up) count against a smaller budget of their own
+    (scope ``guest_user``)."""
 
     def allow_request(self, request: Any, view: Any) -> bool:
+        if getattr(request.user, "is_guest", False):
+            self.scope = "guest_user"
+            self.rate = self.get_rate()
+            self.num_requests, self.duration = self.parse_rate(self.rate)
         if super().allow_request(request, view):
             return True
         # Over budget: only now is it worth asking the view whether this request is exempt.
@@ -37,5 +50,36 @@ class LongPollRateThrottle(UserRateThrottle):
     scope = "longpoll"
 
 
-__all__ = ["AnonRateThrottle", "LongPollRateThrottle", "PlayerRateThrottle",
-           "ScopedRateThrottle"]
+class SignUpNameRateThrottle(SimpleRateThrottle):
+    """Sign-ups (and guest conversions) per client address *and* chosen username (scope
+    ``register_name``).
+
+    A school, an office or a café puts many people behind one address, so the per-address
+    budget (scope ``register``) is generous; this one is small and stops one client from
+    hammering one name (retrying a refused password, racing for a name) without holding back
+    the other people behind the same address. Requests without a username in the body are
+    left to the other throttles."""
+
+    scope = "register_name"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        # An unreadable body raises its coded error (malformed_json) here, as the view would.
+        data = request.data
+        username = data.get("username") if isinstance(data, dict) else None
+        if not isinstance(username, str) or not username:
+            return None
+        name = hashlib.sha256(username.strip().lower().encode("utf-8", "replace")).hexdigest()
+        ident = f"{self.get_ident(request)}:{name[:32]}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class AddressScopedRateThrottle(ScopedRateThrottle):
+    """A view's scoped budget counted per client address even for a signed-in caller (DRF's
+    ScopedRateThrottle counts a signed-in caller by account)."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+__all__ = ["AddressScopedRateThrottle", "AnonRateThrottle", "LongPollRateThrottle",
+           "PlayerRateThrottle", "ScopedRateThrottle", "SignUpNameRateThrottle"]

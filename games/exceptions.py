@@ -70,3 +70,8 @@ class NoInvitation(Conflict):
 class TooManyBotMatches(Conflict):
     code = "too_many_bot_matches"
     default_message = "You have too many open or running matches with bots."
+
+
+class RematchNotAvailable(Conflict):
+    code = "rematch_not_available"
+    default_message = "A rematch can be asked for only once the match has finished."

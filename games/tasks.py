@@ -24,6 +24,7 @@ from games.services import (
     match_system_step_run,
 )
 from games.services import scheduling as names
+from games.services.guests import guests_idle_delete
 
 TASK_OPTIONS: dict[str, Any] = {
     "acks_late": True,
@@ -62,3 +63,8 @@ def match_rate_task(match_id: str) -> bool:
 @shared_task(name=names.DUE_WORK_SWEEP, **TASK_OPTIONS)
 def due_work_sweep_task() -> dict[str, int]:
     return due_work_sweep()
+
+
+@shared_task(name=names.GUESTS_IDLE_DELETE, **TASK_OPTIONS)
+def guests_idle_delete_task() -> dict[str, int]:
+    return guests_idle_delete()

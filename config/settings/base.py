@@ -133,7 +133,13 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env("THROTTLE_ANON", default="60/min"),
         "user": env("THROTTLE_USER", default="600/min"),
-        "register": env("THROTTLE_REGISTER", default="20/hour"),
+        # Sign-ups per client address: generous, as a school or a café shares one address;
+        # per address and chosen name: small (accounts.apis, config.throttling).
+        "register": env("THROTTLE_REGISTER", default="300/hour"),
+        "register_name": env("THROTTLE_REGISTER_NAME", default="10/hour"),
+        # Guest accounts made per client address, and each guest's request budget.
+        "guest": env("THROTTLE_GUEST", default="300/hour"),
+        "guest_user": env("THROTTLE_GUEST_USER", default="300/min"),
         "longpoll": env("THROTTLE_LONGPOLL", default="3000/min"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -176,6 +182,13 @@ AXES_SENSITIVE_PARAMETERS = ["password"]
 # A person may keep at most this many open or running matches with a bot seat that they
 # created (0: no limit); matches of bots against bots only are never rated.
 MAX_ACTIVE_BOT_MATCHES = env.int("MAX_ACTIVE_BOT_MATCHES", default=10)
+
+# Guests (POST /api/auth/guest): a guest's token lasts GUEST_TOKEN_DAYS; a guest keeps at
+# most GUEST_MAX_ACTIVE_MATCHES open or running matches (bots only, never rated); a guest idle
+# for GUEST_IDLE_DAYS is deleted with its matches by the periodic guest clean-up.
+GUEST_TOKEN_DAYS = env.int("GUEST_TOKEN_DAYS", default=30)
+GUEST_MAX_ACTIVE_MATCHES = env.int("GUEST_MAX_ACTIVE_MATCHES", default=3)
+GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=14)
 
 # The admin site (/admin/), behind the same sign-in protection; off when false.
 ADMIN_ENABLED = env.bool("DJANGO_ADMIN_ENABLED", default=True)
@@ -289,6 +302,10 @@ CELERY_BEAT_SCHEDULE: dict = {
     "sweep-due-work": {
         "task": "games.due_work_sweep",
         "schedule": env.float("DUE_WORK_SWEEP_SECONDS", default=15.0),
+    },
+    "clean-up-idle-guests": {
+        "task": "games.guests_idle_delete",
+        "schedule": env.float("GUEST_CLEANUP_SECONDS", default=3600.0),
     },
 }
 # Work a match waits on (a bot's turn or next action, the engine's automatic step, the rating)

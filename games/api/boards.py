@@ -15,6 +15,7 @@ from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -60,6 +61,8 @@ def _matches(header: str | None, etag: str) -> bool:
 
 class MatchBoardSvgApi(APIView):
     renderer_classes = [SvgRenderer]
+    # Visible as the match detail is: a visitor sees a public match as a spectator.
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
         operation_id="matches_board_svg",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -26,6 +27,9 @@ MAX_AFTER = 2**63 - 1
 
 
 class GameListApi(APIView):
+    # Public: anyone may read what is played here, signed in or not.
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(operation_id="games_list",
                    responses={200: schemas.GameSerializer(many=True), **error_responses()})
     def get(self, request):
@@ -33,6 +37,8 @@ class GameListApi(APIView):
 
 
 class BotListApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(operation_id="bots_list",
                    parameters=[OpenApiParameter("game", str, enum=GAME_SLUGS)],
                    responses={200: schemas.BotSerializer(many=True), **error_responses(400)})
@@ -93,6 +99,9 @@ class MatchListCreateApi(APIView):
         seats = SeatInputSerializer(many=True, required=False,  # type: ignore[call-arg]
                                     min_length=1, max_length=4)
         rated = serializers.BooleanField(required=False, default=True)
+        private = serializers.BooleanField(required=False, default=False, help_text=(
+            "Seen only by its seats. Always so for a player who keeps their matches "
+            "private."))
         time_control = TimeControlSerializer(required=False, allow_null=True, help_text=(
             "Correspondence clock; omit or null for a casual match without deadlines."))
 
@@ -119,6 +128,7 @@ class MatchListCreateApi(APIView):
             config=values["config"], rated=values["rated"],
             seats=[services.SeatSpec(**seat) for seat in seats] if seats else None,
             turn_seconds=turn_seconds(values.get("time_control")),
+            private=values["private"],
         )
         return Response(selectors.match_detail(match, request.user),
                         status=status.HTTP_201_CREATED)
@@ -148,6 +158,11 @@ class MatchListCreateApi(APIView):
 
 
 class MatchDetailApi(APIView):
+    # Anyone, signed in or not, may read a match that is over (and an open one) unless it is
+    # private; a running match only its seats and creator. A visitor sees what a spectator
+    # does: no seat's hidden information.
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(operation_id="matches_detail",
                    parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
                    responses={200: schemas.MatchDetailSerializer, 304: None,
@@ -189,6 +204,8 @@ def _idempotency_key(request) -> str | None:
 
 
 class MatchMoveApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     def throttle_exempt(self, request) -> bool:
         """A player over its request budget still gets a move through where it must act, so a
         busy client is never locked out of its own turn (see PlayerRateThrottle)."""
@@ -257,6 +274,24 @@ class MatchAbortApi(APIView):
     def post(self, request, match_id):
         match = services.match_abort(user=request.user, match_id=match_id)
         return Response(selectors.match_detail(match, request.user))
+
+
+class MatchRematchApi(APIView):
+    @extend_schema(
+        operation_id="matches_rematch", request=None,
+        description=(
+            "Ask for a rematch of a finished match: the same game, options, clock, rating and "
+            "privacy with the same players, each seat moved one place on (two players swap). "
+            "Other people's seats become invitations, bots sit down at once. Made once per "
+            "match: the first call creates it (201), any later call by any of the players "
+            "answers the same match (200), accepting the caller's pending invitation to it. "
+            "409 `rematch_not_available` while the match runs or after an abort."),
+        responses={201: schemas.MatchDetailSerializer, 200: schemas.MatchDetailSerializer,
+                   **error_responses(400, 403, 404, 409)})
+    def post(self, request, match_id):
+        rematch, created = services.match_rematch(user=request.user, match_id=match_id)
+        return Response(selectors.match_detail(rematch, request.user),
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class MatchDeclineApi(APIView):

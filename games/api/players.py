@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import CursorField, QuerySerializer, cursor_pagination, error_responses
+from accounts.services import user_settings_update
+from config.api import (
+    CursorField,
+    QuerySerializer,
+    StrictSerializer,
+    cursor_pagination,
+    error_responses,
+)
 from games.api.schemas import GAME_SLUGS, serializer_for
 from games.selectors import game_engine, shapes
 from games.selectors import players as selectors
@@ -23,7 +31,37 @@ class MeApi(APIView):
         return Response(selectors.player_profile(user=request.user))
 
 
+SettingsSerializer = serializer_for(shapes.PlayerSettings)
+
+
+class MeSettingsApi(APIView):
+    """The caller's settings: whether their matches are private (seen by their seats only)."""
+
+    class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "PlayerSettingsUpdate"
+
+        matches_private = serializers.BooleanField(required=False, help_text=(
+            "Every match you play in is seen only by its seats: not by other players nor "
+            "visitors, past matches included."))
+
+    @extend_schema(operation_id="me_settings",
+                   responses={200: SettingsSerializer, **error_responses()})
+    def get(self, request):
+        return Response(selectors.player_settings(user=request.user))
+
+    @extend_schema(operation_id="me_settings_update", request=InputSerializer,
+                   responses={200: SettingsSerializer, **error_responses(400)})
+    def patch(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = user_settings_update(user=request.user, **data.validated_data)
+        return Response(selectors.player_settings(user=user), status=status.HTTP_200_OK)
+
+
 class PlayerDetailApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
     @extend_schema(operation_id="player_detail",
                    responses={200: PlayerSerializer, **error_responses(404)})
     def get(self, request, username: str):
@@ -40,6 +78,7 @@ HistoryPagination = cursor_pagination("HistoryPagination", ordering=("-at", "-id
 
 
 class RatingHistoryApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
     pagination_class = HistoryPagination  # so the schema shows the paginated envelope
 
     class FilterSerializer(QuerySerializer):
@@ -92,6 +131,7 @@ LeaderboardPagination = cursor_pagination("LeaderboardPagination", ordering=("-d
 
 
 class LeaderboardApi(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
     pagination_class = LeaderboardPagination  # so the schema shows the paginated envelope
 
     class FilterSerializer(QuerySerializer):

@@ -6,14 +6,15 @@ from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 
 from accounts.models import User
 from games.catalog import engines, games, get_engine
 from games.exceptions import MatchNotFound, MatchNotStarted, UnknownGame
 from games.kit.protocol import Engine, events_for
-from games.models import Match, Move, Rating, Seat
+from games.models import Match, Move, Rating, RatingChange, Seat
 from games.ratings import is_provisional
 from games.selectors import shapes
 
@@ -28,12 +29,21 @@ def game_engine(slug: str) -> Engine:
     return engine
 
 
-def _visible_filter(user: User) -> Q:
-    """Seated players and the match's creator see it; everyone sees open matches (to join
-    them) and matches that are over (to replay them). A running match is private to those."""
-    return (Q(seats__user=user) | Q(created_by=user)
-            | Q(status=Match.Status.OPEN, seats__user__isnull=True)
-            | Q(status__in=PUBLIC_STATUSES))
+def _private_filter() -> Q:
+    """Private matches: marked so, or with a player who keeps their matches private."""
+    return Q(private=True) | Q(Exists(Seat.objects.filter(match=OuterRef("pk"),
+                                                           user__matches_private=True)))
+
+
+def _visible_filter(user: User | AnonymousUser) -> Q:
+    """Seated players and the match's creator see it; everyone else, signed in or not, sees
+    open matches (to join them) and matches that are over (to replay them), unless the match
+    is private. A running match is private to its seats and creator."""
+    public = ~_private_filter() & (Q(status=Match.Status.OPEN, seats__user__isnull=True)
+                                   | Q(status__in=PUBLIC_STATUSES))
+    if not user.is_authenticated:
+        return public
+    return Q(seats__user=user) | Q(created_by=user) | public
 
 
 def match_access(*, user: User, match_id: UUID | str) -> Match:
@@ -67,13 +77,24 @@ def match_loaded(match_id: UUID | str, seats: QuerySet[Seat] | None = None) -> M
     return match
 
 
-def match_visible(match: Match, user: User) -> bool:
-    """Whether ``user`` may see the match (see ``_visible_filter``), from its loaded seats."""
+def match_visible(match: Match, user: User | AnonymousUser) -> bool:
+    """Whether ``user`` (or an anonymous visitor) may see the match (see ``_visible_filter``),
+    from its loaded seats."""
     seats = match_seats(match)
-    if match.created_by_id == user.id or any(seat.user_id == user.id for seat in seats):
+    if user.is_authenticated and (match.created_by_id == user.id
+                                  or any(seat.user_id == user.id for seat in seats)):
         return True
+    if match_private(match):
+        return False
     open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)
     return open_seat or match.status in PUBLIC_STATUSES
+
+
+def match_private(match: Match) -> bool:
+    """Whether only the seats (and the creator) may see the match: it is marked private, or
+    one of its players keeps their matches private (from the loaded seats)."""
+    return match.private or any(seat.user is not None and seat.user.matches_private
+                                for seat in match_seats(match))
 
 
 # Where a match read through ``seats_prefetch()`` or ``match_loaded`` keeps its seats.
@@ -134,7 +155,9 @@ def seat_bot_level(seat: Seat) -> int | None:
     return None
 
 
-def seat_of(match: Match, user: User) -> Seat | None:
+def seat_of(match: Match, user: User | AnonymousUser) -> Seat | None:
+    if not user.is_authenticated:
+        return None
     return next((seat for seat in match_seats(match) if seat.user_id == user.id), None)
 
 
@@ -156,10 +179,10 @@ def seat_summary(seat: Seat, actors: Iterable[int]) -> shapes.Seat:
     }
 
 
-def match_summary(match: Match, user: User) -> shapes.MatchSummary:
+def match_summary(match: Match, user: User | AnonymousUser) -> shapes.MatchSummary:
     """What lists show of a match: no game view, no hidden state."""
     seats = match_seats(match)
-    mine = next((seat for seat in seats if seat.user_id == user.id), None)
+    mine = seat_of(match, user)
     return {
         "id": str(match.id),
         "game": match.game,
@@ -178,10 +201,11 @@ def match_summary(match: Match, user: User) -> shapes.MatchSummary:
         "is_your_turn": bool(mine and mine.index in match.actors),
         "invitation_pending": bool(mine and mine.joined_at is None),
         "outcome": match.outcome,
+        "private": match_private(match),
     }
 
 
-def match_detail(match: Match, user: User) -> shapes.MatchDetail:
+def match_detail(match: Match, user: User | AnonymousUser) -> shapes.MatchDetail:
     """The caller's view of a match: the summary plus the game as the caller's seat sees it."""
     summary = match_summary(match, user)
     view = None
@@ -200,6 +224,32 @@ def match_detail(match: Match, user: User) -> shapes.MatchDetail:
         # and also those of one that may act without having to (take back a Nimalia placement).
         "legal_moves": legal_moves if match.status == Match.Status.ACTIVE else None,
         "seed": match.seed if match.status in PUBLIC_STATUSES else None,
+        **match_aftermath(match),
+    }
+
+
+def match_aftermath(match: Match) -> shapes.MatchAftermath:
+    """What follows a match: each seat's rating change (once the match is rated) and the
+    rematch made of it, if any (and the match it is the rematch of). Reads nothing while the
+    match runs."""
+    changes: list[shapes.SeatRatingChange] = []
+    rematch = None
+    if match.status == Match.Status.FINISHED:
+        seat_index = {seat.user_id: seat.index for seat in match_seats(match)}
+        if match.rated:
+            rows = RatingChange.objects.filter(match=match).select_related("user")
+            changes = sorted(({
+                "seat": seat_index.get(row.user_id),
+                "username": row.user.username,
+                "rating_before": row.display_before,
+                "rating_after": row.display_after,
+                "change": row.display_after - row.display_before,
+            } for row in rows), key=lambda c: (c["seat"] is None, c["seat"] or 0))
+        rematch = Match.objects.filter(rematch_of=match).values_list("id", flat=True).first()
+    return {
+        "rating_changes": changes,
+        "rematch": str(rematch) if rematch else None,
+        "rematch_of": str(match.rematch_of_id) if match.rematch_of_id else None,
     }
 
 
@@ -242,7 +292,7 @@ def match_list(*, user: User, game: str | None = None, status: str | None = None
         queryset = queryset.filter(Q(seats__user=user) | Q(created_by=user))
     elif scope == "open":
         queryset = queryset.filter(status=Match.Status.OPEN, seats__user__isnull=True).exclude(
-            seats__user=user)
+            seats__user=user).exclude(_private_filter())
     else:
         queryset = queryset.filter(_visible_filter(user))
     if my_turn:

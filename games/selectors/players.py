@@ -37,6 +37,7 @@ def player_profile(*, user: User) -> shapes.Player:
     return {
         "username": user.username,
         "is_bot": user.is_bot,
+        "is_guest": user.is_guest,
         "bot_game": user.bot_game or None,
         "bot_level": user.bot_level,
         "date_joined": user.date_joined,
@@ -55,6 +56,11 @@ def rating_history(*, user: User, game: str, since: datetime | None = None,
 
 
 def leaderboard(*, game: str) -> QuerySet[Rating]:
+    # Guests are never rated; should a rating exist all the same, they are not listed.
     return (Rating.objects.filter(game=game, sigma__lte=ratings.PROVISIONAL_SIGMA,
-                                  user__is_active=True)
+                                  user__is_active=True, user__is_guest=False)
             .select_related("user").order_by("-display", "sigma", "user__username"))
+
+
+def player_settings(*, user: User) -> shapes.PlayerSettings:
+    return {"matches_private": user.matches_private, "is_guest": user.is_guest}

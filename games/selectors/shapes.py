@@ -87,9 +87,32 @@ class MatchSummary(TypedDict):
     invitation_pending: Annotated[bool, Doc(
         "A seat is reserved for you: join to accept, or decline.")]
     outcome: Any | None
+    private: Annotated[bool, Doc(
+        "Seen only by its seats: marked private, or a player keeps their matches private.")]
 
 
-class MatchDetail(MatchSummary):
+class SeatRatingChange(TypedDict):
+    """One seat's rating change from a rated match."""
+
+    seat: int | None
+    username: str
+    rating_before: int
+    rating_after: int
+    change: Annotated[int, Doc("rating_after - rating_before.")]
+
+
+class MatchAftermath(TypedDict):
+    """What follows a finished match."""
+
+    rating_changes: Annotated[list[SeatRatingChange], Doc(
+        "Each seat's rating change, once a finished rated match is rated (a moment after it "
+        "ends); empty otherwise.")]
+    rematch: Annotated[str | None, Doc(
+        "The rematch made of this match (POST .../rematch), if any.")]
+    rematch_of: Annotated[str | None, Doc("The match this one is the rematch of, if any.")]
+
+
+class MatchDetail(MatchSummary, MatchAftermath):
     """The caller's view of a match: the summary plus the game as the caller's seat sees it."""
 
     config: Any
@@ -208,7 +231,16 @@ class Player(TypedDict):
 
     username: str
     is_bot: bool
+    is_guest: Annotated[bool, Doc("Playing without an account yet: unrated, bots only.")]
     bot_game: str | None
     bot_level: int | None
     date_joined: datetime
     ratings: list[Rating]
+
+
+class PlayerSettings(TypedDict):
+    """The caller's own settings."""
+
+    matches_private: Annotated[bool, Doc(
+        "Your matches are seen only by their seats (past ones included).")]
+    is_guest: Annotated[bool, Doc("A guest account: sign up with POST /api/auth/guest/convert.")]

@@ -12,13 +12,17 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.exceptions import GuestNotAllowed
 from accounts.models import User
+from accounts.services import guest_touch
 from games.catalog import get_engine
 from games.exceptions import (
     AlreadySeated,
     InvalidSeats,
     MatchFull,
     NoInvitation,
+    NotSeated,
+    RematchNotAvailable,
     TooManyBotMatches,
 )
 from games.models import Match, Seat, UserEvent
@@ -43,11 +47,14 @@ class SeatSpec:
 @transaction.atomic
 def match_create(*, user: User, game: str, players: int | None = None,
                  config: dict[str, Any] | None = None, seats: list[SeatSpec] | None = None,
-                 rated: bool = True, turn_seconds: int | None = None) -> Match:
+                 rated: bool = True, turn_seconds: int | None = None,
+                 private: bool = False, rematch_of: Match | None = None) -> Match:
     engine = game_engine(game)
     if seats is None:
         count = players or engine.min_players
         seats = [SeatSpec("me")] + [SeatSpec("open")] * (count - 1)
+    if user.is_guest:
+        _check_guest_seats(seats)
     count = len(seats)
     if players is not None and players != count:
         raise InvalidSeats("players must equal the number of seats given.")
@@ -60,7 +67,9 @@ def match_create(*, user: User, game: str, players: int | None = None,
     if "me" not in kinds and set(kinds) != {"bot"}:
         raise InvalidSeats("Take a seat yourself (kind 'me'), or fill every seat with bots "
                            "to watch them play.")
-    if "bot" in kinds:
+    if user.is_guest:
+        _check_guest_match_allowance(user)
+    elif "bot" in kinds:
         _check_bot_match_allowance(user)
     seed = secrets.token_hex(16)
     # Validates the options (InvalidConfig) before anything is written; kept for the start.
@@ -69,11 +78,15 @@ def match_create(*, user: User, game: str, players: int | None = None,
     filled = [u.id for u in seat_users if u is not None]
     # A bot filling several seats plays itself, and bots playing only bots would let anyone
     # farm their ratings: such matches are never rated.
-    rated = rated and count > 1 and len(filled) == len(set(filled)) and "me" in kinds
+    # Guests are never rated (they would farm ratings with throwaway accounts).
+    rated = (rated and count > 1 and len(filled) == len(set(filled)) and "me" in kinds
+             and not user.is_guest)
     match = Match.objects.create(
         game=game, config=config or {}, num_players=count, rated=rated,
         created_by=user, seed=seed, turn_seconds=turn_seconds,
+        private=private or user.matches_private, rematch_of=rematch_of,
     )
+    guest_touch(user)
     now = timezone.now()
     Seat.objects.bulk_create([
         Seat(match=match, index=index, user=seat_user, is_bot=spec.kind == "bot",
@@ -108,6 +121,26 @@ def _check_bot_match_allowance(user: User) -> None:
             "finish or abort one first.", limit=limit)
 
 
+def _check_guest_seats(seats: list[SeatSpec]) -> None:
+    """Guests play bots: inviting people or leaving seats open needs an account."""
+    for index, spec in enumerate(seats):
+        if spec.kind not in ("me", "bot"):
+            raise GuestNotAllowed(
+                "Guests play against bots; sign up to invite players or open seats.",
+                seat=index)
+
+
+def _check_guest_match_allowance(user: User) -> None:
+    """A guest keeps at most GUEST_MAX_ACTIVE_MATCHES open or running matches."""
+    limit = settings.GUEST_MAX_ACTIVE_MATCHES
+    active = Match.objects.filter(created_by=user, status__in=[Match.Status.OPEN,
+                                                               Match.Status.ACTIVE]).count()
+    if active >= limit:
+        raise TooManyBotMatches(
+            f"A guest keeps at most {limit} running matches; finish or abort one first, or "
+            "sign up.", limit=limit)
+
+
 def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list[User | None]:
     resolved: list[User | None] = []
     for index, spec in enumerate(seats):
@@ -117,7 +150,7 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
             resolved.append(None)
         elif spec.kind == "user":
             invited = User.objects.filter(username=spec.username, is_active=True).first()
-            if invited is None or invited.is_bot:
+            if invited is None or invited.is_bot or invited.is_guest:
                 raise InvalidSeats(f"Seat {index}: no player called {spec.username!r}.",
                                    seat=index)
             resolved.append(invited)
@@ -138,6 +171,8 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
 @transaction.atomic
 def match_join(*, user: User, match_id: UUID) -> Match:
     """Take an open seat, or accept the seat one was invited to."""
+    if user.is_guest:
+        raise GuestNotAllowed("Guests play against bots; sign up to join other players.")
     match = match_lock(match_id=match_id, user=user)
     if match.status != Match.Status.OPEN:
         raise MatchFull("This match is not open for joining.")
@@ -183,3 +218,56 @@ def _start_if_full(match: Match, initial: Any = None) -> None:
     state = initial if initial is not None else engine.initial_state(
         num_players=match.num_players, config=match.config, seed=match.seed)
     _recording.start(match=match, engine=engine, state=state)
+
+
+# --------------------------------------------------------------------------- rematch
+
+
+@transaction.atomic
+def match_rematch(*, user: User, match_id: UUID) -> tuple[Match, bool]:
+    """The rematch of a finished match: the same game, options, clock, rating and privacy and
+    the same players, each seat moved one place on (two players swap seats). A seat of a person
+    other than the caller becomes an invitation; bots sit down at once.
+
+    Once per match: whoever of its players asks first creates it, and asking again (anyone,
+    any number of times) gives the same match, accepting the caller's invitation to it if one
+    is pending. Returns the rematch and whether this call created it."""
+    match = match_lock(match_id=match_id, user=user)
+    seats = match_seats(match)
+    mine = seat_of(match, user)
+    if mine is None and not (match.created_by_id == user.id
+                             and all(seat.is_bot for seat in seats)):
+        raise NotSeated("Only the match's players can ask for a rematch.")
+    existing = Match.objects.filter(rematch_of=match).first()
+    if existing is not None:
+        rematch = match_lock(match_id=existing.id)
+        invited = seat_of(rematch, user)
+        if (rematch.status == Match.Status.OPEN and invited is not None
+                and invited.joined_at is None):
+            return match_join(user=user, match_id=rematch.id), False
+        return rematch, False
+    if match.status != Match.Status.FINISHED:
+        raise RematchNotAvailable(
+            "A rematch can be asked for only once the match has finished.",
+            match_status=match.status)
+    rotated = seats[-1:] + seats[:-1]
+    # (A match of bots only is watched by its creator: its rematch is watched the same way.)
+    specs = [_rematch_seat(seat, user) for seat in rotated]
+    rematch = match_create(
+        user=user, game=match.game, config=match.config, seats=specs, rated=match.rated,
+        turn_seconds=match.turn_seconds, private=match.private, rematch_of=match)
+    # The original's answers change (they name the rematch): a new ETag.
+    match.save(update_fields=["updated_at"])
+    match_changed(match)
+    return rematch, True
+
+
+def _rematch_seat(seat: Seat, caller: User) -> SeatSpec:
+    player = seat.user
+    if player is None:
+        return SeatSpec("open")
+    if player.pk == caller.pk:
+        return SeatSpec("me")
+    if player.is_bot:
+        return SeatSpec("bot", level=player.bot_level)
+    return SeatSpec("user", username=player.username)

@@ -60,6 +60,8 @@ def match_rate(*, match_id: str) -> bool:
         rating.games_played += 1
         rating.save()
     RatingChange.objects.bulk_create(changes)
+    # The match's answers now carry the rating changes: a new ETag.
+    match.save(update_fields=["updated_at"])
     for (user, _), change in zip(placed, changes, strict=True):
         if not user.is_bot:
             notify(user_ids=[user.id], type=UserEvent.Type.RATING_CHANGED, match=match,

@@ -34,6 +34,7 @@ MATCH_SYSTEM_STEP_RUN = "games.match_system_step_run"
 MATCH_RATE = "games.match_rate"
 DEADLINES_SWEEP = "games.deadlines_sweep"
 DUE_WORK_SWEEP = "games.due_work_sweep"
+GUESTS_IDLE_DELETE = "games.guests_idle_delete"
 
 TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
               DEADLINES_SWEEP, DUE_WORK_SWEEP)

@@ -33,8 +33,11 @@ def test_games_lists_every_engine_with_its_options(client_for, alice):
     assert first_seat["type"] == "int" and first_seat["minimum"] == 0
 
 
-def test_games_need_credentials(api_client):
-    assert_error(api_client.get("/api/games"), 401, "not_authenticated")
+def test_games_are_public(api_client):
+    """Anyone may read what is played here, signed in or not (a visitor's first page)."""
+    response = api_client.get("/api/games")
+    assert response.status_code == 200
+    assert {game["slug"] for game in response.json()} >= {"nibble", "nimble", "nimalia"}
 
 
 def test_bots_lists_the_bot_accounts_with_a_policy(client_for, alice):

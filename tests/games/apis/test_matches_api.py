@@ -15,9 +15,9 @@ pytestmark = pytest.mark.django_db
 
 SUMMARY_KEYS = {"id", "game", "status", "players", "rated", "version", "turn_seconds",
                 "deadline", "created_at", "updated_at", "seats", "to_act", "your_seat",
-                "is_your_turn", "invitation_pending", "outcome"}
+                "is_your_turn", "invitation_pending", "outcome", "private"}
 DETAIL_KEYS = SUMMARY_KEYS | {"config", "started_at", "finished_at", "view", "legal_moves",
-                              "seed"}
+                              "seed", "rating_changes", "rematch", "rematch_of"}
 SEAT_KEYS = {"index", "player", "joined", "to_act", "forfeited", "rank", "score"}
 
 
@@ -133,7 +133,8 @@ def test_create_refuses_bad_seats(client_for, alice, body):
     ({"time_control": {"days_per_turn": 1, "hours_per_turn": 2}}, "time_control"),
     ({"time_control": {"minutes_per_turn": 5}}, "time_control"),
     ({"time_control": "fast"}, "time_control"),
-    ({"private": True}, "private"),
+    ({"private": "yes"}, "private"),
+    ({"hidden": True}, "hidden"),
 ])
 def test_create_validates_the_request(client_for, alice, body, field):
     response = client_for(alice).post("/api/matches", {"game": "nibble", **body},

@@ -1,0 +1,52 @@
+"""Guests who stopped playing: their accounts and matches are deleted after a while.
+
+A guest (``accounts.User.is_guest``) plays bots only, so every match a guest sits in is one
+they created against bots: deleting it touches nobody else's history (guest matches are never
+rated, so no bot's rating history refers to one). A guest is idle when they have not created a
+match for GUEST_IDLE_DAYS (``last_active_at``) and none of their matches changed in that time.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from accounts.authentication import CachedTokenAuthentication
+from accounts.models import ApiToken, User
+from games.models import Match
+
+
+def guests_idle(*, now: datetime | None = None) -> list[int]:
+    """Ids of the guests idle for GUEST_IDLE_DAYS, oldest first."""
+    cutoff = (now or timezone.now()) - timedelta(days=settings.GUEST_IDLE_DAYS)
+    recent = Match.objects.filter(Q(created_by=OuterRef("pk")) | Q(seats__user=OuterRef("pk")),
+                                  updated_at__gte=cutoff)
+    return list(User.objects.filter(is_guest=True)
+                .filter(Q(last_active_at__lt=cutoff)
+                        | Q(last_active_at__isnull=True, date_joined__lt=cutoff))
+                .exclude(Exists(recent)).order_by("last_active_at", "pk")
+                .values_list("pk", flat=True))
+
+
+def guests_idle_delete(*, now: datetime | None = None, batch: int = 200) -> dict[str, int]:
+    """Delete up to ``batch`` idle guests with their matches, one guest per transaction (the
+    periodic task calls it; the next run takes the rest). Returns the counts."""
+    deleted = {"guests": 0, "matches": 0}
+    for guest_id in guests_idle(now=now)[:batch]:
+        with transaction.atomic():
+            guest = User.objects.select_for_update().filter(pk=guest_id, is_guest=True).first()
+            if guest is None:  # signed up meanwhile
+                continue
+            tokens = list(ApiToken.objects.filter(user=guest))
+            matches = Match.objects.filter(Q(created_by=guest) | Q(seats__user=guest))
+            ids = list(matches.values_list("pk", flat=True).distinct())
+            Match.objects.filter(pk__in=ids).delete()
+            guest.delete()
+        CachedTokenAuthentication.forget_tokens(tokens)
+        deleted["guests"] += 1
+        deleted["matches"] += len(ids)
+    return deleted
