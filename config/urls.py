@@ -23,6 +23,7 @@ urlpatterns = [
     path("api/docs", docs_view, name="docs"),
     path("api/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
+    path("api/", include("games.notify.urls")),
     # The reference web client (after the API: its routes never shadow an API URL).
     path("", web.index, name="web"),
     re_path(web.CLIENT_ROUTES, web.index, name="web-route"),

@@ -60,6 +60,9 @@ def main() -> int:
     # Hashed, gzip- and Brotli-compressed static files, served as in production.
     subprocess.run([*manage, "collectstatic", "--noinput", "-v0"], check=True, cwd=ROOT, env=env)
     subprocess.run([*manage, "seed_bots"], check=True, cwd=ROOT, env=env)
+    # A Web Push key pair of this checkout's own, kept under var/ (config.settings.local).
+    subprocess.run([*manage, "vapid_keys", "--keep", str(ROOT / "var" / "vapid.json")],
+                   check=True, cwd=ROOT, env=env)
 
     celery = [PYTHON, "-m", "celery", "-A", "config.celery_app"]
     processes = [

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "games.web",
+    "games.notify",
     "games.benchmarks",
 ]
 
@@ -314,6 +315,34 @@ CELERY_BEAT_SCHEDULE: dict = {
 # rarely duplicates a live task (a duplicate is harmless anyway: tasks check the version or
 # ticket they carry). A lost task is so made good within grace + sweep interval (45 s).
 DUE_WORK_GRACE_SECONDS = env.float("DUE_WORK_GRACE_SECONDS", default=30.0)
+
+# Notifications (games.notify): Web Push with VAPID keys (base64url: the raw 32-byte private
+# key and the 65-byte uncompressed public key; `make run` generates a pair under var/), and
+# mail through Django's email framework: EMAIL_URL (smtp://user:password@host:587, or
+# submission://... for STARTTLS, smtps://... for TLS; consolemail:// prints mails) or the
+# EMAIL_* settings one by one. SITE_URL is where the links in mails point.
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env("VAPID_SUBJECT", default="mailto:admin@localhost")
+PUSH_SUBSCRIPTIONS_PER_USER = env.int("PUSH_SUBSCRIPTIONS_PER_USER", default=20)
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Boardpost <noreply@localhost>")
+SERVER_EMAIL = env("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+if env("EMAIL_URL", default=""):
+    vars().update(env.email_url("EMAIL_URL"))
+else:
+    EMAIL_BACKEND = env("EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
+    EMAIL_HOST = env("EMAIL_HOST", default="localhost")
+    EMAIL_PORT = env.int("EMAIL_PORT", default=25)
+    EMAIL_HOST_USER = env("EMAIL_HOST_USER", default="")
+    EMAIL_HOST_PASSWORD = env("EMAIL_HOST_PASSWORD", default="")
+    EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
+    EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10.0)
+CELERY_BEAT_SCHEDULE["notify-digest"] = {
+    "task": "games.notify_digest_send",
+    "schedule": env.float("NOTIFY_DIGEST_SECONDS", default=86400.0),
+}
 
 # Correspondence: a "deadline soon" reminder goes out once when a deadline is this close.
 DEADLINE_REMINDER_SECONDS = env.int("DEADLINE_REMINDER_SECONDS", default=3 * 3600)

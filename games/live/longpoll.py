@@ -44,7 +44,7 @@ from config.exceptions import ApplicationError, envelope
 from config.throttling import LongPollRateThrottle
 from games.exceptions import MatchNotFound
 from games import metrics
-from games.live import fanout
+from games.live import fanout, presence
 from games.live import hub as events_hub
 from games.selectors import feeds
 
@@ -338,8 +338,8 @@ async def match_events(request: HttpRequest, match_id: UUID) -> HttpResponse:
     user, params = prepared
     read = match_reader(request, user, match_id, after=params["after"], limit=params["limit"])
     try:
-        return await _long_poll(request, channel=events_hub.match_channel(match_id),
-                                wait=params["wait"], read=read)
+        return await presence.while_watching(user.id, match_id, _long_poll(
+            request, channel=events_hub.match_channel(match_id), wait=params["wait"], read=read))
     except ApplicationError as exc:  # MatchNotFound, also when the match turns private
         return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
 
@@ -351,5 +351,5 @@ async def user_events(request: HttpRequest) -> HttpResponse:
         return prepared
     user, params = prepared
     read = feed_reader(request, user, after=params["after"], limit=params["limit"])
-    return await _long_poll(request, channel=events_hub.user_channel(user.id),
-                            wait=params["wait"], read=read)
+    return await presence.while_watching(user.id, None, _long_poll(
+        request, channel=events_hub.user_channel(user.id), wait=params["wait"], read=read))

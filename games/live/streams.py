@@ -41,7 +41,7 @@ from rest_framework import serializers
 from config.api import QuerySerializer
 from config.exceptions import ApplicationError
 from games import metrics
-from games.live import fanout
+from games.live import fanout, presence
 from games.live import hub as events_hub
 from games.live.longpoll import (
     MAX_EVENT_ID,
@@ -175,10 +175,10 @@ async def match_stream(request: HttpRequest, match_id: UUID) -> HttpResponseBase
         return _status_watch(match_reader(request, user, match_id, after=cursor, limit=100,
                                           first=known), status)
 
-    return _stream(_messages(request, channel=events_hub.match_channel(match_id),
-                             event="match", first=first, reader=reader, after=start,
-                             ended=lambda answer: answer.status not in RUNNING,
-                             first_news=ready))
+    return _stream(presence.watched(user.id, match_id, _messages(
+        request, channel=events_hub.match_channel(match_id), event="match", first=first,
+        reader=reader, after=start, ended=lambda answer: answer.status not in RUNNING,
+        first_news=ready)))
 
 
 @_long_poll_view
@@ -194,8 +194,9 @@ async def user_stream(request: HttpRequest) -> HttpResponseBase:
     def reader(cursor: int) -> Reader:
         return feed_reader(request, user, after=cursor, limit=100)
 
-    return _stream(_messages(request, channel=events_hub.user_channel(user.id), event="feed",
-                             first=b"", reader=reader, after=after, ended=lambda answer: False))
+    return _stream(presence.watched(user.id, None, _messages(
+        request, channel=events_hub.user_channel(user.id), event="feed", first=b"",
+        reader=reader, after=after, ended=lambda answer: False)))
 
 
 # --------------------------------------------------------------------------- match status

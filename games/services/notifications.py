@@ -13,18 +13,27 @@ from django.db import transaction
 
 from games.live.hub import match_channel, publish, user_channel
 from games.models import Match, UserEvent
+from games.services.scheduling import notify_after_commit
+
+# The entries a player may be told of by push or mail (games.notify.kinds.KIND_OF).
+NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SOON,
+                            UserEvent.Type.INVITED, UserEvent.Type.MATCH_FINISHED,
+                            UserEvent.Type.RATING_CHANGED})
 
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
            wake: set[str] | None = None, **data: Any) -> None:
     """Write a feed entry for each user and wake their waiting clients after commit (or add
-    their channels to ``wake`` for the caller to publish with others in one go)."""
+    their channels to ``wake`` for the caller to publish with others in one go); entries a
+    player may be told of by push or mail go to the notification task after commit."""
     ids = sorted(set(user_ids))
     if not ids:
         return
-    UserEvent.objects.bulk_create([
+    created = UserEvent.objects.bulk_create([
         UserEvent(user_id=user_id, type=type, match=match, data=_jsonable(data))
         for user_id in ids])
+    if type in NOTIFIED_TYPES:
+        notify_after_commit(event_ids=[entry.id for entry in created if entry.id is not None])
     channels = {user_channel(user_id) for user_id in ids}
     if wake is None:
         wake_after_commit(channels)

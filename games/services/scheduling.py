@@ -35,6 +35,9 @@ MATCH_RATE = "games.match_rate"
 DEADLINES_SWEEP = "games.deadlines_sweep"
 DUE_WORK_SWEEP = "games.due_work_sweep"
 GUESTS_IDLE_DELETE = "games.guests_idle_delete"
+# Notifications (games.notify.tasks): push and mail for new feed entries; the daily digest.
+NOTIFY_DELIVER = "games.notify_deliver"
+NOTIFY_DIGEST_SEND = "games.notify_digest_send"
 
 TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
               DEADLINES_SWEEP, DUE_WORK_SWEEP)
@@ -101,3 +104,9 @@ def system_step_after_commit(*, match_id: str, version: int) -> None:
 def rating_after_commit(*, match_id: str) -> None:
     """The rating update of a finished, rated match."""
     _after_commit(MATCH_RATE, (match_id,))
+
+
+def notify_after_commit(*, event_ids: list[int]) -> None:
+    """Push and mail for these new feed entries (``games.notify``), where their players want
+    them. Unlike the match's work, a notification whose message is lost is not made good."""
+    _after_commit(NOTIFY_DELIVER, (event_ids,))

@@ -1,0 +1,303 @@
+"""Notification endpoints: devices (Web Push subscriptions), preferences, the email address
+and its verification, and the signed links that work without signing in."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.html import escape
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import (
+    BoundedJSONParser,
+    ORJSONRenderer,
+    QuerySerializer,
+    StrictSerializer,
+    error_responses,
+)
+from config.exceptions import NotFound
+from config.throttling import AnonRateThrottle
+from games.notify import kinds, push, services
+from games.notify.exceptions import NoEmailAddress, PushNotConfigured
+from games.notify.models import Channel, Kind, NotificationSettings, PushSubscription
+
+# --------------------------------------------------------------------------- shapes
+
+
+class PushKeysSerializer(StrictSerializer):
+    p256dh = serializers.CharField(max_length=100, help_text=(
+        "The device's P-256 public key, uncompressed, base64url (PushSubscription.getKey)."))
+    auth = serializers.CharField(max_length=50, help_text="The 16-byte auth secret, base64url.")
+
+
+class PushSubscriptionInputSerializer(StrictSerializer):
+    """A browser's ``PushSubscription.toJSON()``, with an optional name for the device."""
+
+    endpoint = serializers.URLField(max_length=1000)
+    expirationTime = serializers.IntegerField(  # noqa: N815 - the browser's own name
+        required=False, allow_null=True, help_text="As the browser gives it; not used.")
+    keys = PushKeysSerializer()
+    name = serializers.CharField(required=False, allow_blank=True, max_length=100, default="",
+                                 help_text="A name to tell the device by, e.g. \"phone\".")
+
+
+class PushSubscriptionSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "PushSubscription"
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    user_agent = serializers.CharField()
+    endpoint_host = serializers.CharField(help_text="The push service's host.")
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+
+
+def _channels_serializer(kind: str) -> type[StrictSerializer]:
+    fields: dict[str, Any] = {
+        channel: serializers.BooleanField(required=False) for channel in Channel.values}
+    return type(f"{kind.title().replace('_', '')}ChannelsSerializer", (StrictSerializer,),
+                {**fields, "__doc__": f"The channels for {kinds.LABELS[kind]}."})
+
+
+PreferencesSerializer = type("NotificationPreferencesSerializer", (StrictSerializer,), {
+    **{kind: _channels_serializer(kind)(required=False) for kind in Kind.values},
+    "__doc__": "Per kind of notification, per channel: on (true) or off (false)."})
+
+
+class SettingsInputSerializer(StrictSerializer):
+    preferences = PreferencesSerializer(required=False)
+    email_digest = serializers.BooleanField(required=False, help_text=(
+        "Mails come as one daily digest instead of one mail each."))
+
+
+class SettingsSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "NotificationSettings"
+
+    preferences = serializers.DictField(child=serializers.DictField(
+        child=serializers.BooleanField()), help_text=(
+        "Every kind (your_turn, deadline_soon, invited, match_finished) with its channels "
+        "(push, email): on or off."))
+    email_digest = serializers.BooleanField()
+    email = serializers.CharField(help_text="The account's address; empty when none.")
+    email_verified = serializers.BooleanField(help_text="Mail goes only to a verified address.")
+    push_available = serializers.BooleanField(help_text="This server sends Web Push.")
+    vapid_public_key = serializers.CharField(help_text=(
+        "The applicationServerKey for pushManager.subscribe (base64url); empty without push."))
+    devices = serializers.IntegerField(help_text="Registered push subscriptions.")
+
+
+class EmailInputSerializer(StrictSerializer):
+    email = serializers.EmailField(allow_blank=True, max_length=254, help_text=(
+        "The address to notify; a verification link is mailed to it. Empty removes it."))
+
+
+class TokenQuerySerializer(QuerySerializer):
+    token = serializers.CharField(max_length=1000)
+
+
+class TokenBodySerializer(serializers.Serializer):
+    # Mail programs send the one-click POST as a form ("List-Unsubscribe=One-Click").
+    token = serializers.CharField(required=False, max_length=1000)
+
+
+class DoneSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "NotificationLinkResult"
+
+    message = serializers.CharField()
+    turned_off = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+def _subscription(sub: PushSubscription) -> dict[str, Any]:
+    host = sub.endpoint.split("://", 1)[-1].split("/", 1)[0]
+    return {"id": sub.id, "name": sub.name, "user_agent": sub.user_agent,
+            "endpoint_host": host, "created_at": sub.created_at,
+            "last_used_at": sub.last_used_at}
+
+
+def _settings(user: Any) -> dict[str, Any]:
+    prefs: NotificationSettings = services.settings_for(user)
+    return {
+        "preferences": kinds.preferences_with_defaults(prefs.preferences),
+        "email_digest": prefs.email_digest,
+        "email": user.email or "",
+        "email_verified": services.email_address(user, prefs) is not None,
+        "push_available": push.configured(),
+        "vapid_public_key": push.public_key(),
+        "devices": PushSubscription.objects.filter(user=user).count(),
+    }
+
+
+# --------------------------------------------------------------------------- signed-in
+
+
+class PushSubscriptionListApi(APIView):
+    @extend_schema(operation_id="push_subscriptions_list",
+                   responses={200: PushSubscriptionSerializer(many=True), **error_responses()})
+    def get(self, request):
+        subs = PushSubscription.objects.filter(user=request.user).order_by("id")
+        return Response([_subscription(sub) for sub in subs])
+
+    @extend_schema(operation_id="push_subscriptions_create",
+                   request=PushSubscriptionInputSerializer,
+                   responses={201: PushSubscriptionSerializer,
+                              **error_responses(400, 409)})
+    def post(self, request):
+        data = PushSubscriptionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        sub = services.push_subscription_register(
+            user=request.user, endpoint=values["endpoint"], p256dh=values["keys"]["p256dh"],
+            auth=values["keys"]["auth"], name=values.get("name", ""),
+            user_agent=request.headers.get("User-Agent", "")[:300])
+        return Response(_subscription(sub), status=status.HTTP_201_CREATED)
+
+
+class PushSubscriptionDetailApi(APIView):
+    @extend_schema(operation_id="push_subscriptions_delete", responses={
+        204: None, **error_responses(404)})
+    def delete(self, request, subscription_id: int):
+        if not services.push_subscription_delete(user=request.user,
+                                                 subscription_id=subscription_id):
+            raise NotFound("No such push subscription.")
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class NotificationSettingsApi(APIView):
+    @extend_schema(operation_id="notification_settings",
+                   responses={200: SettingsSerializer, **error_responses()})
+    def get(self, request):
+        return Response(_settings(request.user))
+
+    @extend_schema(operation_id="notification_settings_update", request=SettingsInputSerializer,
+                   responses={200: SettingsSerializer, **error_responses(400)})
+    def patch(self, request):
+        data = SettingsInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.preferences_update(user=request.user,
+                                    preferences=data.validated_data.get("preferences"),
+                                    email_digest=data.validated_data.get("email_digest"))
+        return Response(_settings(request.user))
+
+
+class EmailApi(APIView):
+    @extend_schema(operation_id="email_set", request=EmailInputSerializer,
+                   responses={200: SettingsSerializer, **error_responses(400)})
+    def put(self, request):
+        data = EmailInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.email_set(user=request.user, email=data.validated_data["email"].strip())
+        return Response(_settings(request.user))
+
+
+class EmailVerificationApi(APIView):
+    @extend_schema(operation_id="email_verification_send", request=None, responses={
+        202: OpenApiResponse(description="A verification link was mailed."),
+        **error_responses(409)})
+    def post(self, request):
+        if not request.user.email:
+            raise NoEmailAddress()
+        services.email_verification_send(user=request.user)
+        return Response(status=status.HTTP_202_ACCEPTED)
+
+
+# --------------------------------------------------------------------------- links in mails
+
+
+class LinkPageRenderer(BaseRenderer):
+    """A small HTML page for a person who opened a link from a mail in a browser."""
+
+    media_type = "text/html"
+    format = "html"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None,
+               renderer_context: Any = None) -> bytes:
+        text = (data or {}).get("message", "") if isinstance(data, dict) else ""
+        return (
+            "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width\"><title>Boardpost</title>"
+            "</head><body><main><h1>Boardpost</h1><p>" + escape(text) + "</p>"
+            "<p><a href=\"/\">Open Boardpost</a></p></main></body></html>").encode("utf-8")
+
+
+class _LinkApi(APIView):
+    """Reached from a mail: no sign-in (the signed token says who), JSON or a page."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle]
+    renderer_classes = [ORJSONRenderer, LinkPageRenderer]
+
+    def _token(self, request) -> str:
+        if request.method == "POST" and request.data.get("token"):
+            body = TokenBodySerializer(data={"token": request.data.get("token")})
+            body.is_valid(raise_exception=True)
+            return str(body.validated_data["token"])
+        query = TokenQuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        return str(query.validated_data["token"])
+
+
+TOKEN_PARAMETER = OpenApiParameter("token", str, required=True,
+                                   description="The signed token of the mailed link.")
+LINK_RESPONSES = {200: DoneSerializer, **error_responses(400)}
+
+
+class UnsubscribeApi(_LinkApi):
+    """One click turns the mails off: the link in every mail (GET) and RFC 8058's one-click
+    POST (``List-Unsubscribe=One-Click``, as a form) do the same."""
+
+    parser_classes = [BoundedJSONParser, FormParser, MultiPartParser]
+
+    def _done(self, request) -> Response:
+        _, turned_off = services.unsubscribe(token=self._token(request))
+        names = ", ".join(kinds.LABELS[k] for k in turned_off)
+        return Response({"message": f"No more mails about {names}. Turn them back on in "
+                                    "your notification settings.",
+                         "turned_off": turned_off})
+
+    @extend_schema(operation_id="notifications_unsubscribe", parameters=[TOKEN_PARAMETER],
+                   responses=LINK_RESPONSES, auth=[])
+    def get(self, request):
+        return self._done(request)
+
+    @extend_schema(operation_id="notifications_unsubscribe_one_click",
+                   parameters=[TOKEN_PARAMETER], request=None, responses=LINK_RESPONSES, auth=[])
+    def post(self, request):
+        return self._done(request)
+
+
+class EmailVerifyApi(_LinkApi):
+    @extend_schema(operation_id="email_verify", parameters=[TOKEN_PARAMETER],
+                   responses=LINK_RESPONSES, auth=[])
+    def get(self, request):
+        user = services.email_verify(token=self._token(request))
+        return Response({"message": f"Thank you: {user.email} is verified. Notifications "
+                                    f"you chose will be mailed there."})
+
+
+class PushPublicKeyApi(APIView):
+    permission_classes = [AllowAny]
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "PushPublicKey"
+
+        public_key = serializers.CharField(help_text=(
+            "The VAPID public key: pushManager.subscribe's applicationServerKey (base64url)."))
+
+    @extend_schema(operation_id="push_public_key", responses={
+        200: OutputSerializer, **error_responses()}, auth=[])
+    def get(self, request):
+        if not push.configured():
+            raise PushNotConfigured()
+        return Response({"public_key": push.public_key()})

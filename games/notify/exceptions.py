@@ -1,0 +1,51 @@
+"""Coded errors of the notification endpoints."""
+
+from rest_framework import status
+
+from config.exceptions import ApplicationError, Conflict
+
+
+class InvalidPushSubscription(ApplicationError):
+    """The push subscription is not usable: its endpoint is not an https URL, or its keys are
+    not a P-256 public key and a 16-byte secret (base64url)."""
+
+    code = "invalid_push_subscription"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = "The push subscription is not usable."
+
+
+class PushSubscriptionTaken(Conflict):
+    """Another account registered this push endpoint; it unregisters it first."""
+
+    code = "push_subscription_taken"
+    default_message = "This push endpoint belongs to another account."
+
+
+class TooManyPushSubscriptions(Conflict):
+    """The account holds as many push subscriptions as it may (`extra.limit`); remove one."""
+
+    code = "too_many_push_subscriptions"
+    default_message = "Too many push subscriptions; remove one first."
+
+
+class NoEmailAddress(Conflict):
+    """The account has no email address to verify or to send to."""
+
+    code = "no_email_address"
+    default_message = "Set an email address first."
+
+
+class InvalidToken(ApplicationError):
+    """The link's token is forged, damaged or expired."""
+
+    code = "invalid_token"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = "This link is not valid (or no longer valid)."
+
+
+class PushNotConfigured(ApplicationError):
+    """This server has no VAPID keys, so it cannot send Web Push."""
+
+    code = "push_not_configured"
+    http_status = status.HTTP_503_SERVICE_UNAVAILABLE  # type: ignore[assignment]
+    default_message = "Web Push is not configured on this server."

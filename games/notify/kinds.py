@@ -1,0 +1,115 @@
+"""Which feed entries become notifications, the defaults per kind and channel, and the words.
+
+A notification is built from the player's own feed entry (``games.selectors.feeds.feed_entry``:
+the same dict the feed answers) and nothing else, so it can say no more than the feed does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from games.models import UserEvent
+from games.notify.models import Channel, Kind
+
+# The feed entries a player is told of, and as what. A rating change is told as part of its
+# match's "match finished" (games.notify.services), never on its own.
+KIND_OF: dict[str, Kind] = {
+    UserEvent.Type.YOUR_TURN: Kind.YOUR_TURN,
+    UserEvent.Type.DEADLINE_SOON: Kind.DEADLINE_SOON,
+    UserEvent.Type.INVITED: Kind.INVITED,
+    UserEvent.Type.MATCH_FINISHED: Kind.MATCH_FINISHED,
+    UserEvent.Type.RATING_CHANGED: Kind.MATCH_FINISHED,
+}
+NOTIFIED_TYPES = frozenset(KIND_OF)
+
+# Every kind by push; by mail what a correspondence player would not want to miss for days.
+DEFAULTS: dict[str, dict[str, bool]] = {
+    Kind.YOUR_TURN: {Channel.PUSH: True, Channel.EMAIL: True},
+    Kind.DEADLINE_SOON: {Channel.PUSH: True, Channel.EMAIL: True},
+    Kind.INVITED: {Channel.PUSH: True, Channel.EMAIL: True},
+    Kind.MATCH_FINISHED: {Channel.PUSH: True, Channel.EMAIL: False},
+}
+
+LABELS: dict[str, str] = {
+    Kind.YOUR_TURN: "your turn",
+    Kind.DEADLINE_SOON: "a deadline soon",
+    Kind.INVITED: "an invitation",
+    Kind.MATCH_FINISHED: "a match finished",
+}
+
+
+def preferences_with_defaults(stored: Mapping[str, Any] | None) -> dict[str, dict[str, bool]]:
+    """Every kind and channel: the stored choice, else the default."""
+    stored = stored or {}
+    result: dict[str, dict[str, bool]] = {}
+    for kind, channels in DEFAULTS.items():
+        found = stored.get(kind)
+        mine: Mapping[str, Any] = found if isinstance(found, dict) else {}
+        result[str(kind)] = {str(channel): bool(mine.get(channel, default))
+                             for channel, default in channels.items()}
+    return result
+
+
+@dataclass(frozen=True)
+class Message:
+    kind: str
+    title: str
+    body: str
+    path: str  # the web client's page for it, e.g. /match/<id>
+    match: str | None
+    tag: str  # one notification per match and kind on a device (a newer one replaces it)
+
+
+def _game(entry: Mapping[str, Any]) -> str:
+    slug = entry.get("game") or ""
+    return str(slug).capitalize() or "a game"
+
+
+def _when(value: Any) -> str:
+    if not isinstance(value, str):
+        return ""
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return ""
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _ordinal(rank: int) -> str:
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -> Message:
+    """The words for a feed entry (``rating``: the data of the match's "rating changed" entry,
+    told with a finished match)."""
+    data: Mapping[str, Any] = entry.get("data") or {}
+    match = entry.get("match")
+    game = _game(entry)
+    path = f"/match/{match}" if match else "/inbox"
+    kind = KIND_OF[entry["type"]]
+    if kind == Kind.YOUR_TURN:
+        deadline = _when(data.get("deadline"))
+        title = f"Your turn in {game}"
+        body = f"Move by {deadline}." if deadline else "It is your move."
+    elif kind == Kind.DEADLINE_SOON:
+        deadline = _when(data.get("deadline"))
+        title = f"{game}: your deadline is near"
+        body = (f"Move by {deadline} or the match goes on without you." if deadline
+                else "Move soon or the match goes on without you.")
+    elif kind == Kind.INVITED:
+        by = data.get("by")
+        title = f"Invitation to {game}"
+        body = f"{by} invites you to a match." if by else "You are invited to a match."
+    else:
+        title = f"{game}: match over"
+        rank = data.get("rank")
+        body = f"You finished {_ordinal(rank)}." if isinstance(rank, int) else "The match is over."
+        before, after = (rating or {}).get("before"), (rating or {}).get("after")
+        if isinstance(before, int) and isinstance(after, int):
+            body += f" Rating {before} → {after} ({after - before:+d})."
+    return Message(kind=str(kind), title=title, body=body, path=path, match=match,
+                   tag=f"{kind}:{match or entry.get('id')}")

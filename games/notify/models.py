@@ -1,0 +1,116 @@
+"""What the notifications keep: devices, preferences, what was sent, and the "your turn" limit."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Kind(models.TextChoices):
+    """What a notification is about (one per kind of feed entry a player is told of)."""
+
+    YOUR_TURN = "your_turn"
+    DEADLINE_SOON = "deadline_soon"
+    INVITED = "invited"
+    MATCH_FINISHED = "match_finished"
+
+
+class Channel(models.TextChoices):
+    PUSH = "push"
+    EMAIL = "email"
+
+
+class PushSubscription(models.Model):
+    """One device's Web Push subscription (the browser's PushSubscription, RFC 8030/8291)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)
+    auth = models.CharField(max_length=50)
+    name = models.CharField(max_length=100, blank=True, default="")
+    user_agent = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "id"], name="notify_push_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.name or self.endpoint[:40]}"
+
+
+class NotificationSettings(models.Model):
+    """A person's choices: per kind and channel (``preferences``; missing entries take the
+    defaults of ``games.notify.kinds.DEFAULTS``), whether mails come as one daily digest, and
+    the address they verified (mail goes only to a verified address: the account's email when
+    it equals ``verified_email``)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                primary_key=True, related_name="notification_settings")
+    preferences = models.JSONField(default=dict, blank=True)
+    email_digest = models.BooleanField(default=False)
+    verified_email = models.EmailField(blank=True, default="")
+    digest_sent_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"notification settings of {self.user_id}"
+
+
+class Delivery(models.Model):
+    """What became of one feed entry on one channel. The unique (event, channel) pair is what
+    makes a notification go out at most once, however often the task runs."""
+
+    class Status(models.TextChoices):
+        SENDING = "sending"  # claimed by a task that is sending it now
+        RETRY = "retry"  # a send failed for a reason that may pass; the task retries
+        SENT = "sent"
+        SKIPPED = "skipped"  # nothing to send (``reason`` says why)
+        DIGEST = "digest"  # waits for the person's daily digest
+        DIGESTED = "digested"  # went out in a digest
+        FAILED = "failed"  # gave up
+
+    event = models.ForeignKey("games.UserEvent", on_delete=models.CASCADE,
+                              related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices)
+    reason = models.CharField(max_length=40, blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # Push: the subscriptions that already accepted it (a retry sends only to the others).
+    delivered_to = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "channel"],
+                                    name="notify_delivery_once_per_channel"),
+        ]
+        indexes = [
+            models.Index(fields=["status", "user"], name="notify_delivery_status_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.channel} {self.status}"
+
+
+class TurnNotice(models.Model):
+    """A "your turn" went out for this match (at ``sent_at``): no other goes out until the
+    player has looked at the match or moved since."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="+")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match"], name="notify_turn_notice_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"turn notice {self.user_id} {self.match_id}"
