@@ -262,3 +262,49 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.game} {self.display_before}->{self.display_after}"
+
+
+class AuditEntry(models.Model):
+    """One staff action (abort, adjudicate, ban, unban), with who did it, to what and why.
+    Append-only, like the move log: entries are written by games.services.moderation and only
+    ever read afterwards."""
+
+    class Action(models.TextChoices):
+        ABORT = "abort"
+        ADJUDICATE = "adjudicate"
+        BAN = "ban"
+        UNBAN = "unban"
+
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
+                              related_name="+")
+    action = models.CharField(max_length=16, choices=Action.choices)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="audit_entries")
+    target_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="audit_entries")
+    # What the action was about, as shown in lists (the match or the username).
+    target = models.CharField(max_length=200)
+    reason = models.TextField()
+    # What the action did: the move it recorded, the declared ranks, the matches a ban left.
+    data = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["-at", "-id"], name="audit_entry_at")]
+        constraints = [
+            models.CheckConstraint(condition=Q(action__in=["abort", "adjudicate", "ban", "unban"]),
+                                   name="audit_entry_action_valid"),
+            models.CheckConstraint(condition=~Q(reason=""), name="audit_entry_reason_given"),
+        ]
+        permissions = [
+            ("moderate", "Can abort and adjudicate matches and ban and unban users"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.target}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ValueError("Audit entries are append-only.")
+        super().save(*args, **kwargs)

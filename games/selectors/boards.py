@@ -103,6 +103,9 @@ def _replayed(engine: Engine, state: State, move: Move) -> State:
         if payload.get("reason") == "idle":
             # The server's stall guard for real-time matches (deadlines.match_deadline_expire).
             return engine.end_stalemate(state).state  # type: ignore[attr-defined]
+        if payload.get("reason") == "adjudicated":
+            # A result declared by staff (games.services.moderation): the game state stays.
+            return state
         transition = engine.system_step(state)
         if transition is None:
             raise ValueError("a system step was recorded where none was due")

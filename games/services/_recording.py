@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.catalog import get_engine
 from games.exceptions import MatchNotStarted
-from games.kit.protocol import AnyEngine, Transition, apply_checked
+from games.kit.protocol import AnyEngine, Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
 from games.selectors import match_seats, match_state, match_state_keep
 from games.services import due, scheduling
@@ -85,6 +85,39 @@ def record(*, match: Match, engine: AnyEngine, kind: str, seat: int | None,
                        reason=outcome.reason, wake=wake)
     else:
         _notify_turns(match, newly_to_act, wake)
+    match_changed(match, wake)
+    wake_after_commit(wake)
+    _schedule_follow_ups(match, work)
+    return move
+
+
+def decide(*, match: Match, engine: AnyEngine, outcome: Outcome) -> Move:
+    """End a running match with a result declared from outside the game (a staff
+    adjudication): a system entry whose payload says so and whose one event is the
+    ``match_ended`` of ``outcome``; the game state stays as it was, so a replay of the log
+    passes over the entry. Results, feed entries and the rating follow as for any finish."""
+    _require_lock(match)
+    state = state_of(match, engine)
+    match.version += 1
+    ended = {"type": "match_ended", **outcome.as_dict()}
+    move = Move.objects.create(match=match, seq=match.version, kind=Move.Kind.SYSTEM, seat=None,
+                               user=None, payload={"reason": outcome.reason}, events=[ended])
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.outcome = outcome.as_dict()
+    match.actors = []
+    match.deadline = None
+    work = due.work_of(match, engine, state)
+    due.mark(match, work)
+    match.save(update_fields=["version", "status", "finished_at", "outcome", "actors",
+                              "deadline", "work_due_at", "updated_at"])
+    _record_results(match, outcome.ranks, outcome.scores)
+    wake: set[str] = set()
+    for seat_row in match_seats(match):
+        if seat_row.user is not None and not seat_row.user.is_bot:
+            notify(user_ids=[seat_row.user.id], type=UserEvent.Type.MATCH_FINISHED,
+                   match=match, game=match.game, rank=seat_row.rank, reason=outcome.reason,
+                   wake=wake)
     match_changed(match, wake)
     wake_after_commit(wake)
     _schedule_follow_ups(match, work)
