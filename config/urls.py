@@ -5,6 +5,7 @@ from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import health, metrics
+from games.notify import views as notify_views
 from games.web import views as web
 
 # Swagger UI's page loads its script from a URL of its own (the split view), so the
@@ -24,6 +25,8 @@ urlpatterns = [
     path("api/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("games.notify.urls")),
+    # The web client's service worker (Web Push), at the root so that it may serve every page.
+    path("sw.js", notify_views.service_worker, name="service-worker"),
     # The reference web client (after the API: its routes never shadow an API URL).
     path("", web.index, name="web"),
     re_path(web.CLIENT_ROUTES, web.index, name="web-route"),

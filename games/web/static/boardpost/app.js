@@ -8,6 +8,7 @@ import * as inbox from "./pages/inbox.js";
 import * as leaderboards from "./pages/leaderboards.js";
 import * as lobby from "./pages/lobby.js";
 import * as match from "./pages/match.js";
+import * as notifications from "./pages/notifications.js";
 import * as player from "./pages/player.js";
 import { myTurn } from "./matchinfo.js";
 
@@ -16,6 +17,7 @@ const ROUTES = [
   [/^\/signin\/?$/, () => auth, false],
   [/^\/inbox\/?$/, () => inbox, true],
   [/^\/lobby\/?$/, () => lobby, true],
+  [/^\/notifications\/?$/, () => notifications, true],
   [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, true],
   [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, true],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, true],
@@ -111,6 +113,7 @@ function renderNav() {
       item("/", "Inbox", h("span", { id: "turn-badge", class: "badge", hidden: true })),
       item("/lobby", "New match"),
       item("/leaderboards", "Leaderboards"),
+      item("/notifications", "Notifications"),
       item(`/player/${session.username}`, session.username),
       h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut }, "Sign out")),
     );

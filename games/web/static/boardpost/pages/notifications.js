@@ -1,0 +1,135 @@
+// Notification settings: this device's Web Push, the other devices, what is sent by push and
+// by mail, the daily digest, and the email address with its verification.
+
+import { api, request } from "../api.js";
+import { clear, h, notice } from "../dom.js";
+import * as push from "../push.js";
+
+const KINDS = [
+  ["your_turn", "Your turn"],
+  ["deadline_soon", "A deadline soon"],
+  ["invited", "An invitation"],
+  ["match_finished", "A match finished (with the rating change)"],
+];
+
+export async function render(main, _params, ctx) {
+  const box = h("div", { id: "notification-settings" });
+  main.append(h("h1", null, "Notifications"), box);
+  const say = (text, kind = "info") => box.prepend(notice(text, kind));
+
+  async function draw() {
+    const settings = await api.get("/api/me/notifications", { signal: ctx.signal });
+    const devices = await api.get("/api/me/push-subscriptions", { signal: ctx.signal });
+    const mine = await push.currentSubscription().catch(() => null);
+    clear(box).append(
+      devicePart(settings, devices, mine),
+      preferencesPart(settings),
+      emailPart(settings),
+    );
+  }
+
+  function devicePart(settings, devices, mine) {
+    const part = h("section", { "aria-labelledby": "push-heading" },
+      h("h2", { id: "push-heading" }, "This device and your other devices"));
+    if (!settings.push_available) {
+      part.append(h("p", { class: "muted" }, "This server does not send push notifications."));
+    } else if (!push.supported()) {
+      part.append(h("p", { class: "muted" }, "This browser cannot receive push notifications."));
+    } else if (!mine) {
+      const name = h("input", { id: "device-name", value: guessName(), maxlength: 100 });
+      part.append(h("p", null, h("label", { for: "device-name" }, "Name of this device "), name),
+        h("button", { type: "button", id: "push-enable", onClick: async () => {
+          try {
+            await push.enable(name.value.trim());
+            await draw();
+          } catch (error) {
+            say(error.message, "error");
+          }
+        } }, "Notify me on this device"));
+    } else {
+      part.append(h("p", null, "This device receives push notifications. ",
+        h("button", { type: "button", id: "push-disable", onClick: async () => {
+          // The push service forgets it; the server removes it at its next push (410).
+          await push.disable(null);
+          await draw();
+        } }, "Stop on this device")));
+    }
+    const list = h("ul", { class: "devices" });
+    for (const device of devices) {
+      list.append(h("li", null,
+        `${device.name || "Unnamed device"} (${device.endpoint_host})`,
+        device.last_used_at ? h("span", { class: "muted" }, ` last used ${device.last_used_at.slice(0, 10)}`) : "",
+        " ",
+        h("button", { type: "button", class: "linkish", onClick: async () => {
+          await api.del(`/api/me/push-subscriptions/${device.id}`);
+          await draw();
+        } }, "Remove")));
+    }
+    if (devices.length) part.append(list);
+    else part.append(h("p", { class: "muted" }, "No device receives push notifications yet."));
+    return part;
+  }
+
+  function preferencesPart(settings) {
+    const save = async (body) => {
+      try {
+        await request("PATCH", "/api/me/notifications", { body });
+      } catch (error) {
+        say(error.message, "error");
+      }
+    };
+    const rows = KINDS.map(([kind, label]) => h("tr", null,
+      h("th", { scope: "row" }, label),
+      ...["push", "email"].map((channel) => h("td", null, h("input", {
+        type: "checkbox", "aria-label": `${label} by ${channel}`, "data-kind": kind,
+        "data-channel": channel, checked: settings.preferences[kind][channel],
+        onChange: (event) => save({ preferences: { [kind]: { [channel]: event.target.checked } } }),
+      })))));
+    return h("section", { "aria-labelledby": "pref-heading" },
+      h("h2", { id: "pref-heading" }, "What to tell you"),
+      h("table", { class: "list" },
+        h("thead", null, h("tr", null, ["", "Push", "Email"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", null, rows)),
+      h("p", null, h("label", null, h("input", {
+        type: "checkbox", id: "email-digest", checked: settings.email_digest,
+        onChange: (event) => save({ email_digest: event.target.checked }),
+      }), " One daily email digest instead of one email each")),
+      h("p", { class: "muted" }, "Nothing is sent about a match you are watching here."));
+  }
+
+  function emailPart(settings) {
+    const input = h("input", { type: "email", id: "email", value: settings.email, maxlength: 254 });
+    const status = settings.email
+      ? (settings.email_verified ? "verified" : "not verified yet: follow the link we mailed you")
+      : "no address";
+    return h("section", { "aria-labelledby": "email-heading" },
+      h("h2", { id: "email-heading" }, "Email"),
+      h("form", { onSubmit: async (event) => {
+        event.preventDefault();
+        try {
+          await request("PUT", "/api/me/email", { body: { email: input.value.trim() } });
+          await draw();
+          if (input.value.trim()) say("We mailed you a link to confirm the address.");
+        } catch (error) {
+          say(error.message, "error");
+        }
+      } }, h("label", { for: "email" }, "Address "), input, " ",
+      h("button", { type: "submit" }, "Save")),
+      h("p", { class: "muted", id: "email-status" }, `Status: ${status}.`),
+      settings.email && !settings.email_verified ? h("button", { type: "button", onClick: async () => {
+        await api.post("/api/me/email/verification");
+        say("We mailed you the link again.");
+      } }, "Send the link again") : "");
+  }
+
+  await draw();
+}
+
+function guessName() {
+  const agent = navigator.userAgent;
+  const browser = /Firefox/.test(agent) ? "Firefox" : /Edg\//.test(agent) ? "Edge"
+    : /Chrome/.test(agent) ? "Chrome" : /Safari/.test(agent) ? "Safari" : "Browser";
+  const system = /Android/.test(agent) ? "Android" : /iPhone|iPad/.test(agent) ? "iOS"
+    : /Mac/.test(agent) ? "Mac" : /Windows/.test(agent) ? "Windows" : /Linux/.test(agent) ? "Linux" : "";
+  return system ? `${browser} on ${system}` : browser;
+}

@@ -1,0 +1,51 @@
+// Web Push for this browser: register the service worker, ask for permission (only when the
+// player clicks a button), subscribe with the server's VAPID key and register the
+// subscription with the API; or remove it again.
+
+import { api } from "./api.js";
+
+export function supported() {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+function keyBytes(base64url) {
+  const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/")
+    + "=".repeat((4 - (base64url.length % 4)) % 4));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+async function registration() {
+  await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  return navigator.serviceWorker.ready;
+}
+
+/** This browser's current subscription, if any (no permission prompt). */
+export async function currentSubscription() {
+  if (!supported() || Notification.permission !== "granted") return null;
+  const reg = await navigator.serviceWorker.getRegistration("/");
+  return reg ? reg.pushManager.getSubscription() : null;
+}
+
+/** Ask for permission, subscribe and register this device; the API's record of it. */
+export async function enable(name) {
+  const { public_key: key } = await api.get("/api/push/public-key");
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") {
+    throw new Error("Notifications are blocked for this site; allow them in the browser's settings.");
+  }
+  const reg = await registration();
+  let subscription = await reg.pushManager.getSubscription();
+  if (!subscription) {
+    subscription = await reg.pushManager.subscribe({
+      userVisibleOnly: true, applicationServerKey: keyBytes(key),
+    });
+  }
+  return api.post("/api/me/push-subscriptions", { ...subscription.toJSON(), name });
+}
+
+/** Stop this browser's subscription (the server forgets it at its next push, or now). */
+export async function disable(deviceId) {
+  const subscription = await currentSubscription();
+  if (subscription) await subscription.unsubscribe();
+  if (deviceId != null) await api.del(`/api/me/push-subscriptions/${deviceId}`);
+}
