@@ -6,8 +6,9 @@ from config.exceptions import ApplicationError, Conflict
 
 
 class InvalidPushSubscription(ApplicationError):
-    """The push subscription is not usable: its endpoint is not an https URL, or its keys are
-    not a P-256 public key and a 16-byte secret (base64url)."""
+    """The push subscription is not usable: an endpoint that is not https, or malformed keys.
+
+    The keys must be a P-256 public key and a 16-byte secret, in base64url."""
 
     code = "invalid_push_subscription"
     http_status = status.HTTP_400_BAD_REQUEST
