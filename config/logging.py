@@ -25,8 +25,8 @@ PLAIN_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
 
 REDACTED = "[redacted]"
 _SECRETS = [
-    # API keys, wherever they appear.
-    (re.compile(r"bp_[A-Za-z0-9_\-]+"), "bp_" + REDACTED),
+    # API keys (bp_ and 43 URL-safe characters), wherever they appear, even cut short.
+    (re.compile(r"bp_[A-Za-z0-9_\-]{16,}"), "bp_" + REDACTED),
     # Credentials of an Authorization header.
     (re.compile(r"\b(Token|Bearer|Basic)(\s+)[A-Za-z0-9._~+/=\-]{6,}"), r"\1\2" + REDACTED),
     # password=..., "password": "...", 'password': '...'

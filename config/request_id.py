@@ -60,7 +60,11 @@ def accepted(value: str | None) -> str | None:
 
 
 class RequestIdMiddleware(MiddlewareMixin):
-    """Give each request its id (see the module docstring)."""
+    """Give each request its id (see the module docstring). The live-update handler runs its
+    response hook for every waiter and never shares the header it sets between waiters."""
+
+    every_response = True
+    response_headers = (HEADER,)
 
     def process_request(self, request: HttpRequest) -> None:
         rid = accepted(request.META.get("HTTP_X_REQUEST_ID")) or new_request_id()

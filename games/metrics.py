@@ -6,8 +6,8 @@ memory-mapped file):
 * ``boardpost_moves_total{game, kind}``: moves recorded, by game and by who played them
   (``player`` or ``bot``), counted once their transaction commits;
 * ``boardpost_move_seconds{game}``: a player's move in the service, from asking for the
-  match's lock (waiting for it included) to the commit (the whole HTTP request's time is in
-  django-prometheus's metrics);
+  match's lock (waiting for it included) to the commit (the whole request's time is in
+  ``boardpost_http_request_seconds``);
 * ``boardpost_bot_think_seconds{game, level}``: a bot's policy choosing a move;
 * ``boardpost_live_waiters{kind}``: long-poll and stream requests waiting now (``longpoll``,
   ``stream``), summed over the live processes.
@@ -26,6 +26,7 @@ Read at scrape time by the collectors below (``METRICS_COLLECTORS``), each answe
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -44,6 +45,8 @@ from prometheus_client.registry import Collector
 
 from games.catalog import engines
 from games.models import Match
+
+logger = logging.getLogger(__name__)
 
 MOVES = Counter("boardpost_moves", "Moves recorded, by game and by who played them.",
                 ["game", "kind"])
@@ -120,10 +123,17 @@ class _Cached:
         self._at = float("-inf")
 
     def get(self) -> Any:
+        """The value, or None when it cannot be read now (the database is away): the scrape
+        then answers without these series rather than not at all."""
         with self._lock:
             now = time.monotonic()
             if now - self._at >= settings.METRICS_CACHE_SECONDS:
-                self._value = self._compute()
+                try:
+                    self._value = self._compute()
+                except Exception as exc:  # noqa: BLE001 - logged, and the scrape goes on
+                    logger.warning("metrics: %s not read (%s: %s)", self._compute.__qualname__,
+                                   type(exc).__name__, exc)
+                    self._value = None
                 self._at = now
             return self._value
 
@@ -146,7 +156,7 @@ class ActiveMatchesCollector(Collector):
     def collect(self) -> Iterable[GaugeMetricFamily]:
         family = GaugeMetricFamily("boardpost_active_matches", "Running matches, by game.",
                                    labels=["game"])
-        for game, n in sorted(self._counts.get().items()):
+        for game, n in sorted((self._counts.get() or {}).items()):
             family.add_metric([game], n)
         yield family
 
@@ -170,7 +180,10 @@ class DueWorkCollector(Collector):
         return row["due"], row["overdue"], age
 
     def collect(self) -> Iterable[GaugeMetricFamily]:
-        due, overdue, age = self._state.get()
+        state = self._state.get()
+        if state is None:
+            return
+        due, overdue, age = state
         family = GaugeMetricFamily(
             "boardpost_due_work_matches",
             "Matches whose work (bot turn, automatic step, rating) is due, and overdue: due for "

@@ -43,8 +43,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: the request id (X-Request-ID) every later log line carries (config.request_id).
     "config.request_id.RequestIdMiddleware",
-    # Request counts and latencies by route name and status (django-prometheus, /metrics).
-    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # Request counts and times by route name and status (/metrics; config.metrics).
+    "config.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -56,8 +56,6 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A database outage escaping any view is answered 503, not 500.
     "config.exceptions.DatabaseUnavailableMiddleware",
-    # Before django-axes, so the status counted is the one the client gets.
-    "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Last: turns a sign-in refused for too many failures into the coded 429 answer.
     "axes.middleware.AxesMiddleware",
 ]

@@ -90,6 +90,12 @@ class LongPollASGIHandler:
                                 if hasattr(m, "process_exception")]
         self.response_hooks = [m.process_response for m in reversed(chain)
                                if hasattr(m, "process_response")]
+        # Middleware marked ``every_response`` (the request id, request metrics) answers each
+        # waiter of a shared answer too; the headers it names are never shared.
+        own = [m for m in reversed(chain) if getattr(m, "every_response", False)]
+        self.own_hooks = [m.process_response for m in own]
+        self.own_headers = {name.lower() for m in own for name in
+                            getattr(m, "response_headers", ())}
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any,
                        match: ResolverMatch | None = None) -> None:
@@ -146,7 +152,7 @@ class LongPollASGIHandler:
         if shared is not None:
             prepared = shared.headers.get(request.scheme)
             if prepared is not None:
-                return prepared
+                return self._own_headers(request, response, prepared)
         for hook in self.response_hooks:
             response = hook(request, response)
         headers = [(str(name).encode("ascii"), str(value).encode("latin1"))
@@ -156,8 +162,18 @@ class LongPollASGIHandler:
         prepared = (response.status_code, headers)
         # Headers shared only when the hooks set no cookie: a cookie belongs to one client.
         if shared is not None and not response.cookies:
-            shared.headers[request.scheme] = prepared
+            shared.headers[request.scheme] = (prepared[0], [
+                header for header in headers
+                if header[0].decode("ascii").lower() not in self.own_headers])
         return prepared
+
+    def _own_headers(self, request: ASGIRequest, response: HttpResponseBase,
+                     prepared: tuple[int, list]) -> tuple[int, list]:
+        for hook in self.own_hooks:
+            response = hook(request, response)
+        return prepared[0], prepared[1] + [
+            (name.encode("ascii"), value.encode("latin1")) for name, value in response.items()
+            if name.lower() in self.own_headers]
 
     async def _send(self, request: ASGIRequest, response: HttpResponseBase, send: Any) -> None:
         status, headers = self._headers(request, response)

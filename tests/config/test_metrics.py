@@ -66,12 +66,13 @@ def test_a_scrape_after_a_real_move_shows_every_series(make_user, client_for, ap
         return value(after, name, **labels) - value(before, name, **labels)
 
     # Requests by route name and status.
-    assert grew("django_http_responses_total_by_status_view_method_total",
+    assert grew("boardpost_http_requests_total",
                 method="POST", status="201", view="games:moves") == 1
-    assert grew("django_http_responses_total_by_status_view_method_total",
+    assert grew("boardpost_http_requests_total",
                 method="POST", status="201", view="games:matches") == 1
+    assert grew("boardpost_http_request_seconds_count", view="games:moves") == 1
     assert not any("/api/" in labels.get("view", "") for labels in
-                   labelled(after, "django_http_responses_total_by_status_view_method_total"))
+                   labelled(after, "boardpost_http_requests_total"))
     # Moves per game, the player's move latency, bot think time.
     assert grew("boardpost_moves_total", game="nibble", kind="player") == 1
     assert grew("boardpost_moves_total", game="nibble", kind="bot") >= 1

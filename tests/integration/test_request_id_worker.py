@@ -34,7 +34,8 @@ def test_a_request_id_travels_into_the_worker_task_log_lines(live_server,
     try:
         # The bot has seat 0, so creating the match queues its first move.
         status, created = me.post("/api/matches", {
-            "game": "nibble", "seats": [{"kind": "bot", "level": 1}, {"kind": "me"}]},
+            "game": "nibble", "config": {"first_seat": 0},
+            "seats": [{"kind": "bot", "level": 1}, {"kind": "me"}]},
             headers={"X-Request-ID": REQUEST_ID})
         assert status == 201, created
     finally:
