@@ -13,14 +13,17 @@ notifications is lifted once the player has looked at the match since the last o
 Redis is EVENTS_REDIS_URL, as for the wake-ups (``games.live.hub``). Without it, or while it is
 away (a circuit breaker of its own), nobody counts as watching and looks are not recorded:
 notifications then go out as if the player were away. Nothing here ever fails a request.
-Requests do the Redis calls in a thread of the event loop's executor, never on the loop.
+Waiting requests never call Redis themselves: a thread per process writes their records in
+batches (``_Writer``), so answering thousands of them at once costs no Redis round trip each.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
+import os
+import queue
 import secrets
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
@@ -41,6 +44,7 @@ FEED = "*"  # the scope of the player's own feed: every match
 TTL_SECONDS = 90.0
 REFRESH_SECONDS = 30.0
 GRACE_SECONDS = 10.0
+FLUSH_SECONDS = 0.05
 SEEN_KEEP_SECONDS = 30 * 86400
 
 
@@ -81,20 +85,92 @@ def _scope(match_id: object | None) -> str:
     return FEED if match_id is None else str(match_id)
 
 
-def _set(user_id: int, member: str, until: float, seen: str | None = None) -> None:
-    def run(redis: Any) -> None:
-        key = f"{PREFIX}{user_id}"
-        now = time.time()
-        with redis.pipeline(transaction=False) as pipe:
-            pipe.zremrangebyscore(key, "-inf", now)
-            pipe.zadd(key, {member: until})
-            pipe.expire(key, int(TTL_SECONDS) + 5)
-            if seen is not None:
-                pipe.hset(f"{SEEN_PREFIX}{user_id}", seen, repr(now))
-                pipe.expire(f"{SEEN_PREFIX}{user_id}", SEEN_KEEP_SECONDS)
-            pipe.execute()
+class _Writer:
+    """The watch records of this process, written to Redis in batches by a thread of their own.
 
-    _call(run, None)
+    A request that starts or stops watching only puts a note on a queue (no Redis call, no
+    thread hop on its way in or out): when thousands of waiting long-polls are answered at
+    once, their answers do not wait for their records. The thread gathers what arrives within
+    FLUSH_SECONDS into one pipeline, and every REFRESH_SECONDS renews the records of the
+    requests still watching. A record thus appears up to FLUSH_SECONDS after its request began.
+    """
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[tuple[int, str, float | None, str | None]] = (
+            queue.SimpleQueue())
+        self.pid = os.getpid()
+        self.watching: dict[str, int] = {}  # member -> user id, in the thread only
+        thread = threading.Thread(target=self._run, name="presence-writer", daemon=True)
+        thread.start()
+
+    def note(self, user_id: int, member: str, until: float | None, look: str | None) -> None:
+        """``until`` None: the request stopped watching (kept GRACE_SECONDS more)."""
+        self.queue.put((user_id, member, until, look))
+
+    def _run(self) -> None:
+        renew_at = time.monotonic() + REFRESH_SECONDS
+        while True:
+            try:
+                notes = [self.queue.get(timeout=max(0.0, renew_at - time.monotonic()))]
+            except queue.Empty:
+                notes = []
+            if notes:
+                time.sleep(FLUSH_SECONDS)  # let the notes arriving together go together
+            while True:
+                try:
+                    notes.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
+            records: dict[tuple[int, str], float] = {}
+            looks: dict[tuple[int, str], float] = {}
+            now = time.time()
+            if time.monotonic() >= renew_at:
+                renew_at = time.monotonic() + REFRESH_SECONDS
+                for member, user_id in self.watching.items():
+                    records[(user_id, member)] = now + TTL_SECONDS
+            for user_id, member, until, look in notes:
+                if until is None:
+                    self.watching.pop(member, None)
+                    records[(user_id, member)] = now + GRACE_SECONDS
+                else:
+                    self.watching[member] = user_id
+                    records[(user_id, member)] = until
+                if look is not None:
+                    looks[(user_id, look)] = now
+            if records or looks:
+                _call(lambda redis, r=records, seen=looks: _write(redis, r, seen), None)
+
+
+def _write(redis: Any, records: dict[tuple[int, str], float],
+           looks: dict[tuple[int, str], float]) -> None:
+    now = time.time()
+    with redis.pipeline(transaction=False) as pipe:
+        for user_id in {user_id for user_id, _ in records}:
+            pipe.zremrangebyscore(f"{PREFIX}{user_id}", "-inf", now)
+        for (user_id, member), until in records.items():
+            pipe.zadd(f"{PREFIX}{user_id}", {member: until})
+        for user_id in {user_id for user_id, _ in records}:
+            pipe.expire(f"{PREFIX}{user_id}", int(TTL_SECONDS) + 5)
+        for (user_id, match_id), at in looks.items():
+            pipe.hset(f"{SEEN_PREFIX}{user_id}", match_id, repr(at))
+            pipe.expire(f"{SEEN_PREFIX}{user_id}", SEEN_KEEP_SECONDS)
+        pipe.execute()
+
+
+_writer_lock = threading.Lock()
+_writer: _Writer | None = None
+
+
+def _writer_here() -> _Writer:
+    """This process's writer (a forked process starts its own)."""
+    global _writer
+    writer = _writer
+    if writer is None or writer.pid != os.getpid():
+        with _writer_lock:
+            writer = _writer
+            if writer is None or writer.pid != os.getpid():
+                writer = _writer = _Writer()
+    return writer
 
 
 def is_watching(user_id: int, match_id: object | None) -> bool:
@@ -131,34 +207,17 @@ def seen_at(user_id: int, match_id: object) -> float | None:
 @asynccontextmanager
 async def watching(user_id: int, match_id: object | None) -> AsyncIterator[None]:
     """The player watches the match (``None``: their feed) for as long as this lasts."""
-    loop = asyncio.get_running_loop()
+    if not getattr(settings, "EVENTS_REDIS_URL", ""):
+        yield
+        return
     member = f"{_scope(match_id)}|{secrets.token_hex(6)}"
-    seen = None if match_id is None else str(match_id)
-
-    def mark(until: float, look: str | None = None) -> Awaitable[None]:
-        return loop.run_in_executor(None, _set, user_id, member, until, look)
-
-    started = mark(time.time() + TTL_SECONDS, seen)  # runs while the request goes on
-
-    async def refresh() -> None:
-        while True:
-            await asyncio.sleep(REFRESH_SECONDS)
-            await mark(time.time() + TTL_SECONDS)
-
-    refresher = asyncio.ensure_future(refresh())
+    writer = _writer_here()
+    writer.note(user_id, member, time.time() + TTL_SECONDS,
+                None if match_id is None else str(match_id))
     try:
         yield
     finally:
-        refresher.cancel()
-        await asyncio.shield(_end(started, mark))
-
-
-async def _end(started: Awaitable[None], mark: Any) -> None:
-    try:
-        await started
-        await mark(time.time() + GRACE_SECONDS)
-    except Exception:  # noqa: BLE001 - never fail the request on its way out
-        logger.debug("presence not updated", exc_info=True)
+        writer.note(user_id, member, None, None)
 
 
 async def while_watching(user_id: int, match_id: object | None, answer: Awaitable[T]) -> T:
