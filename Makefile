@@ -80,3 +80,22 @@ bench-longpoll: $(STAMP)
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) EVENTS_REDIS_URL=$(BENCH_REDIS_URL) \
 	  $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_ARGS)
+
+## make bench-bots: bot moves per worker pool process and per core, for every game and level
+## (the service a worker's task runs, timed; wall and CPU time, the database backend's CPU)
+BENCH_BOTS_ARGS ?= --moves 100
+.PHONY: bench-bots
+bench-bots: $(STAMP)
+	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py bench_bots $(BENCH_BOTS_ARGS)
+
+## make scale-out: the compose services, two web, two events and two worker processes started
+## by their own start scripts on one PostgreSQL and one Redis, with SCALE_OUT_MATCHES matches
+## racing at once (tests/integration/test_scale_out.py with bigger numbers; needs
+## DATABASE_URL and CELERY_BROKER_URL as for the integration tests)
+SCALE_OUT_MATCHES ?= 16
+.PHONY: scale-out
+scale-out: $(STAMP)
+	SCALE_OUT_MATCHES=$(SCALE_OUT_MATCHES) $(BIN)/python -m pytest -q -p no:cacheprovider \
+	  tests/integration/test_scale_out.py

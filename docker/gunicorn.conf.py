@@ -14,7 +14,7 @@ import os
 
 from gunicorn import util
 
-bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+bind = f"{os.environ.get('BIND_ADDRESS', '0.0.0.0')}:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "4"))
 threads = int(os.environ.get("WEB_THREADS", "2"))
 timeout = 30

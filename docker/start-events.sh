@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The ASGI server for long-poll endpoints: waiting clients hold no worker thread.
+# The ASGI server for the long-poll and stream endpoints: waiting clients hold no worker thread.
+# PORT (8001), BIND_ADDRESS (0.0.0.0), EVENTS_WORKERS (2 processes), EVENTS_BACKLOG (4096).
 set -o errexit -o pipefail -o nounset
 
 # Client addresses come from Django (TRUSTED_PROXY_COUNT); uvicorn rewrites nothing itself
@@ -20,6 +21,6 @@ fi
 ulimit -Sn "$wanted" || echo "start-events: could not raise the open-file limit to $wanted" >&2
 
 # The listen backlog must hold the clients that reconnect together after a restart.
-exec uvicorn config.asgi:application --host 0.0.0.0 --port "${PORT:-8001}" \
+exec uvicorn config.asgi:application --host "${BIND_ADDRESS:-0.0.0.0}" --port "${PORT:-8001}" \
   --workers "${EVENTS_WORKERS:-2}" --backlog "${EVENTS_BACKLOG:-4096}" --no-access-log \
   "${proxy_headers[@]}"
