@@ -26,7 +26,7 @@ import math
 import re
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -42,8 +42,8 @@ from accounts.models import User
 from config.api import ORJSONRenderer, QuerySerializer, StrictSerializer
 from config.exceptions import ApplicationError, envelope
 from config.throttling import LongPollRateThrottle
-from games.exceptions import MatchNotFound
 from games import metrics
+from games.exceptions import MatchNotFound
 from games.live import fanout, presence
 from games.live import hub as events_hub
 from games.selectors import feeds
@@ -268,7 +268,7 @@ async def _prepare(request: HttpRequest,
     return user, params
 
 
-@lru_cache(maxsize=None)
+@cache
 def _params_checker(params_class: type[StrictSerializer]) -> StrictSerializer:
     """One instance per parameters class, reused for every request: a serializer copies its
     declared fields each time it is made, which thousands of clients polling at once pay for
