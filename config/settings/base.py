@@ -355,6 +355,11 @@ EVENTS_POLL_SECONDS = env.float("EVENTS_POLL_SECONDS", default=0.5)
 LONG_POLL_MAX_SECONDS = 60
 # Threads (and so database connections) each ASGI process uses for long-poll reads.
 LONG_POLL_DB_THREADS = env.int("LONG_POLL_DB_THREADS", default=4)
+# Server-Sent Events streams (games.live.streams): a comment line after this many silent
+# seconds keeps proxies from closing the connection; a stream ends after EVENTS_STREAM_SECONDS
+# and the client reconnects where it was (Last-Event-ID).
+EVENTS_HEARTBEAT_SECONDS = env.float("EVENTS_HEARTBEAT_SECONDS", default=15.0)
+EVENTS_STREAM_SECONDS = env.float("EVENTS_STREAM_SECONDS", default=3600.0)
 
 # Log lines (config.logging): one JSON object per line (LOG_FORMAT=json, the default; local
 # development says plain), each with the request id, user id and match id when known, secrets

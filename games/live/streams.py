@@ -64,11 +64,11 @@ RETRY_MILLISECONDS = 3000
 
 
 def heartbeat_seconds() -> float:
-    return float(getattr(settings, "EVENTS_HEARTBEAT_SECONDS", 15.0))
+    return float(settings.EVENTS_HEARTBEAT_SECONDS)
 
 
 def stream_seconds() -> float:
-    return float(getattr(settings, "EVENTS_STREAM_SECONDS", 3600.0))
+    return float(settings.EVENTS_STREAM_SECONDS)
 
 
 class MatchStreamParams(QuerySerializer):
