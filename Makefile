@@ -99,3 +99,14 @@ SCALE_OUT_MATCHES ?= 16
 scale-out: $(STAMP)
 	SCALE_OUT_MATCHES=$(SCALE_OUT_MATCHES) $(BIN)/python -m pytest -q -p no:cacheprovider \
 	  tests/integration/test_scale_out.py
+
+## make bots-level4: the level-4 strength measurements of docs/bots.md (engine-only arena, 200
+## games each, seats alternated; long: run it on an idle machine or under nice). ARENA_JOBS
+## processes play at once; the results do not depend on it or on the machine's load.
+ARENA_JOBS ?= 2
+.PHONY: bots-level4
+bots-level4: $(STAMP)
+	$(BIN)/python manage.py bot_arena --game nibble --a 4 --b 3 --games 200 --jobs $(ARENA_JOBS)
+	$(BIN)/python manage.py bot_arena --game nibble --a 4 --b reference --games 200 --jobs $(ARENA_JOBS)
+	$(BIN)/python manage.py bot_arena --game nimble --a 4 --b 3 --games 200 --jobs $(ARENA_JOBS)
+	$(BIN)/python manage.py bot_arena --game nimalia --a 4 --b 3 --games 200 --jobs $(ARENA_JOBS)

@@ -1,7 +1,8 @@
-"""`make run`: migrate, create the bot accounts, then run the API server, a Celery worker and
-Celery beat together on the embedded defaults (SQLite and a filesystem broker under var/).
+"""`make run`: migrate, create the bot accounts, then run the API server, a Celery worker, a
+second worker for the level-4 bots' queue and Celery beat together on the embedded defaults
+(SQLite and a filesystem broker under var/).
 
-Ctrl-C stops all three. Set DATABASE_URL / CELERY_BROKER_URL to use PostgreSQL and Redis.
+Ctrl-C stops them all. Set DATABASE_URL / CELERY_BROKER_URL to use PostgreSQL and Redis.
 """
 
 from __future__ import annotations
@@ -68,6 +69,11 @@ def main() -> int:
     processes = [
         subprocess.Popen([*celery, "worker", "--loglevel=INFO", "--pool=threads",
                           "--concurrency=4"], cwd=ROOT, env=env),
+        # Level-4 bot moves (seconds of thinking each) on their own queue and process, so
+        # they never hold up the worker above (quick bots, system steps, ratings).
+        subprocess.Popen([*celery, "worker", "--loglevel=INFO", "--pool=solo", "-Q",
+                          env.get("BOTS_DEEP_QUEUE", "bots-deep"), "-n", "bots-deep@%h"],
+                         cwd=ROOT, env=env),
         subprocess.Popen([*celery, "beat", "--loglevel=INFO",
                           f"--schedule={ROOT / 'var' / 'celerybeat-schedule'}"],
                          cwd=ROOT, env=env),

@@ -53,7 +53,7 @@ class BotListApi(APIView):
 class SeatInputSerializer(StrictSerializer):
     kind = serializers.ChoiceField(choices=["me", "user", "bot", "open"])
     username = serializers.CharField(required=False, max_length=150)
-    level = serializers.IntegerField(required=False, min_value=1, max_value=3)
+    level = serializers.IntegerField(required=False, min_value=1, max_value=4)
 
     def validate(self, attrs):
         if attrs["kind"] == "user" and not attrs.get("username"):

@@ -7,11 +7,14 @@ one match to the next so neither level profits from moving first.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.kit.bots import Policy
 from games.kit.protocol import JSON, Outcome, apply_checked, events_for, seeded_rng
 from games.kit.registry import game as game_spec
 
@@ -27,6 +30,9 @@ class ArenaResult:
     wins_a: float = 0.0  # a shared first place counts half
     score_diffs: list[float] = field(default_factory=list)  # A's score minus B's, per match
     think_seconds: dict[int, list[float]] = field(default_factory=lambda: {})
+    # The same moves in process time (CPU seconds): what a move takes on an idle core, whatever
+    # the load of the machine was.
+    think_cpu_seconds: dict[int, list[float]] = field(default_factory=lambda: {})
 
     def win_rate(self) -> float:
         return self.wins_a / self.games if self.games else 0.0
@@ -54,12 +60,24 @@ class ArenaResult:
         times = self.think_seconds.get(level, [])
         return 1000 * sum(times) / len(times) if times else 0.0
 
+    def mean_think_cpu_ms(self, level: int) -> float:
+        times = self.think_cpu_seconds.get(level, [])
+        return 1000 * sum(times) / len(times) if times else 0.0
+
+    def max_think_cpu_ms(self, level: int) -> float:
+        return 1000 * max(self.think_cpu_seconds.get(level, []), default=0.0)
+
 
 def play_match(game: str, levels: Mapping[int, int], seed: str,
                config: Mapping[str, Any] | None = None,
-               on_think: Callable[[int, float], None] | None = None) -> Outcome:
-    """Play one engine-only match; ``levels[seat]`` is the bot level in each seat."""
+               on_think: Callable[..., None] | None = None,
+               others: Mapping[int, Policy] | None = None) -> Outcome:
+    """Play one engine-only match; ``levels[seat]`` is the bot level in each seat. A level
+    found in ``others`` is played by that policy instead of the game's own (an outside
+    opponent, e.g. level 0 for the reference player; it sees the view only). ``on_think`` is
+    called with the level, the wall-clock seconds and the process-time seconds of each move."""
     spec = game_spec(game)
+    others = others or {}
     engine = spec.engine
     state = engine.initial_state(num_players=len(levels), config=config or {}, seed=seed)
     # What each seat has been shown so far, for bots that remember.
@@ -83,34 +101,73 @@ def play_match(game: str, levels: Mapping[int, int], seed: str,
         actors = sorted(engine.must_act(state))
         seat = actors[step % len(actors)]
         rng = seeded_rng(seed, "bot", step, seat)
-        started = time.perf_counter()
-        move = spec.choose_move(levels[seat], engine.view(state, seat), seat, rng,
-                           history=histories[seat])
+        started, started_cpu = time.perf_counter(), time.process_time()
+        level = levels[seat]
+        if level in others:
+            move = others[level](engine.view(state, seat), seat, rng)
+        else:
+            move = spec.choose_move(level, engine.view(state, seat), seat, rng,
+                                    history=histories[seat])
         if on_think is not None:
-            on_think(levels[seat], time.perf_counter() - started)
+            on_think(level, time.perf_counter() - started, time.process_time() - started_cpu)
         transition = apply_checked(engine, state, seat, engine.parse_move(move))
         record(transition.events)
         state = transition.state
     raise RuntimeError(f"{game} match {seed} did not end within {MAX_STEPS} steps")
 
 
+def _arena_game(game: str, level_a: int, level_b: int, number: int,
+                config: Mapping[str, Any] | None, seed: str,
+                others: Mapping[int, Policy] | None,
+                ) -> tuple[float, float, list[tuple[int, float, float]]]:
+    """Match ``number`` of an arena: A's points (1, 0.5 or 0), A's score minus B's, and every
+    think time as (level, wall-clock seconds, process seconds). Level A sits in seat
+    ``number % 2``."""
+    a_seat = number % 2
+    levels = {a_seat: level_a, 1 - a_seat: level_b}
+    thinks: list[tuple[int, float, float]] = []
+    outcome = play_match(game, levels, f"{seed}-{number}", config,
+                         on_think=lambda level, wall, cpu: thinks.append((level, wall, cpu)),
+                         others=others)
+    rank_a, rank_b = outcome.ranks[a_seat], outcome.ranks[1 - a_seat]
+    points = 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
+    return points, outcome.scores[a_seat] - outcome.scores[1 - a_seat], thinks
+
+
 def run_arena(game: str, level_a: int, level_b: int, games: int,
               config: Mapping[str, Any] | None = None, seed: str = "arena",
-              progress: Callable[[], None] | None = None) -> ArenaResult:
+              progress: Callable[[], None] | None = None, *, first: int = 0, jobs: int = 1,
+              others: Mapping[int, Policy] | None = None) -> ArenaResult:
+    """Matches ``first`` .. ``first + games - 1`` between two levels, seats alternating.
+
+    Each match depends only on its seed (``"{seed}-{number}"``) and the bots' fixed work
+    budgets, so the matches may be played by ``jobs`` processes at once (the policies in
+    ``others`` must then be module-level functions) and the result is the same."""
     result = ArenaResult(game, level_a, level_b)
     result.think_seconds = {level_a: [], level_b: []}
+    result.think_cpu_seconds = {level_a: [], level_b: []}
 
-    def record(level: int, seconds: float) -> None:
-        result.think_seconds.setdefault(level, []).append(seconds)
-
-    for number in range(games):
-        a_seat = number % 2
-        levels = {a_seat: level_a, 1 - a_seat: level_b}
-        outcome = play_match(game, levels, f"{seed}-{number}", config, on_think=record)
-        rank_a, rank_b = outcome.ranks[a_seat], outcome.ranks[1 - a_seat]
-        result.wins_a += 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
-        result.score_diffs.append(outcome.scores[a_seat] - outcome.scores[1 - a_seat])
+    def add(points: float, diff: float, thinks: list[tuple[int, float, float]]) -> None:
+        result.wins_a += points
+        result.score_diffs.append(diff)
+        for level, wall, cpu in thinks:
+            result.think_seconds.setdefault(level, []).append(wall)
+            result.think_cpu_seconds.setdefault(level, []).append(cpu)
         result.games += 1
         if progress is not None:
             progress()
+
+    numbers = range(first, first + games)
+    if jobs <= 1:
+        for number in numbers:
+            add(*_arena_game(game, level_a, level_b, number, config, seed, others))
+        return result
+    # Forked, so the worker processes know the games registered in this one.
+    with ProcessPoolExecutor(max_workers=jobs,
+                             mp_context=multiprocessing.get_context("fork")) as pool:
+        futures = [pool.submit(_arena_game, game, level_a, level_b, number,
+                               dict(config) if config else None, seed, others)
+                   for number in numbers]
+        for future in futures:
+            add(*future.result())
     return result

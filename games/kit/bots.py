@@ -43,8 +43,14 @@ DESCRIPTIONS: dict[int, str] = {
     1: "Plays uniformly at random among the legal moves.",
     2: "Greedy: picks the move a casual player would find best right now.",
     3: "Searches ahead under a fixed budget (at most two seconds a move).",
+    4: "Searches much deeper under a bigger fixed budget (at most three seconds a move); "
+       "for strong players.",
 }
 
 # Real-time matches (a Nimble race): seconds a bot waits before each action, by level. Slow
 # enough that a person can beat levels 1 and 2 to the stacks.
-REACTION_SECONDS: dict[int, float] = {1: 3.0, 2: 2.0, 3: 1.2}
+REACTION_SECONDS: dict[int, float] = {1: 3.0, 2: 2.0, 3: 1.2, 4: 1.0}
+
+# Levels whose moves may think for seconds: their moves go to a queue of their own (see
+# ``games.services.scheduling``), so they never hold up a quick bot or a round's scoring.
+DEEP_LEVELS = frozenset({4})

@@ -216,7 +216,8 @@ def _schedule_follow_ups(match: Match, work: due.Work, *, started: bool = False)
     if work.system_step:
         scheduling.system_step_after_commit(match_id=match_id, version=version)
     for seat in work.bot_turns:
-        scheduling.bot_move_after_commit(match_id=match_id, version=version, seat=seat)
+        scheduling.bot_move_after_commit(match_id=match_id, version=version, seat=seat,
+                                         level=work.bot_levels.get(seat))
     if started:
         for race_seat, level in work.race:
             scheduling.race_tick_after_commit(match_id=match_id, seat=race_seat.index,

@@ -21,7 +21,7 @@ from games.selectors import match_seats, seat_bot_level
 from games.services import _recording, due, scheduling
 from games.services.locking import match_lock
 
-LEVELS = (1, 2, 3)
+LEVELS = (1, 2, 3, 4)
 
 
 def bot_username(game: str, level: int) -> str:

@@ -52,6 +52,8 @@ class Work:
     system_step: bool = False
     # Turn-based: the seats a bot must play now.
     bot_turns: list[int] = field(default_factory=list)
+    # Their bot levels, by seat (a deep level's moves go to a queue of their own).
+    bot_levels: dict[int, int] = field(default_factory=dict)
     # Real time: the bot seats whose chains of actions run, with their bot levels.
     race: list[tuple[Seat, int]] = field(default_factory=list)
 
@@ -75,8 +77,9 @@ def work_of(match: Match, engine: AnyEngine, state: Any) -> Work:
                           if seat.user is not None and seat.user.is_bot
                           and seat.index in actors
                           and (level := seat_bot_level(seat)) is not None])
-    return Work(bot_turns=[seat.index for seat in match_seats(match)
-                           if seat.index in actors and seat_bot_level(seat) is not None])
+    levels = {seat.index: level for seat in match_seats(match)
+              if seat.index in actors and (level := seat_bot_level(seat)) is not None}
+    return Work(bot_turns=list(levels), bot_levels=levels)
 
 
 def mark(match: Match, work: Work, now: datetime | None = None) -> None:
@@ -149,7 +152,7 @@ def match_due_work_requeue(*, match_id: UUID | str, now: datetime | None = None)
         scheduling.system_step_after_commit(match_id=match_id, version=match.version)
     for seat_index in work.bot_turns:
         scheduling.bot_move_after_commit(match_id=match_id, version=match.version,
-                                         seat=seat_index)
+                                         seat=seat_index, level=work.bot_levels.get(seat_index))
     stalled = [(seat, level) for seat, level in work.race
                if seat.bot_tick_at is None or seat.bot_tick_at <= cutoff]
     for seat, level in stalled:

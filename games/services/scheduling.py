@@ -23,10 +23,11 @@ import logging
 from typing import Any
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 
 from config.outages import Breaker
-from games.kit.bots import REACTION_SECONDS
+from games.kit.bots import DEEP_LEVELS, REACTION_SECONDS
 
 MATCH_BOT_MOVE_PLAY = "games.match_bot_move_play"
 MATCH_BOT_RACE_TICK = "games.match_bot_race_tick"
@@ -55,7 +56,8 @@ def broker_breaker() -> Breaker:
 BROKER = broker_breaker()
 
 
-def send(name: str, args: tuple[Any, ...], countdown: float | None = None) -> None:
+def send(name: str, args: tuple[Any, ...], countdown: float | None = None,
+         queue: str | None = None) -> None:
     """Enqueue the task called ``name`` now (``countdown``: seconds to wait before it runs).
 
     A failure to hand the message to the broker is logged (the task's name and its arguments:
@@ -65,6 +67,8 @@ def send(name: str, args: tuple[Any, ...], countdown: float | None = None) -> No
     Run eagerly (tests, a development setup without a broker), the task runs here and its
     errors are its own: they propagate as a worker would report them."""
     signature = current_app.signature(name, args=args)
+    if queue is not None:
+        signature.set(queue=queue)
     if current_app.conf.task_always_eager:
         signature.apply_async(countdown=countdown)
         return
@@ -81,19 +85,35 @@ def send(name: str, args: tuple[Any, ...], countdown: float | None = None) -> No
         BROKER.succeeded()
 
 
-def _after_commit(name: str, args: tuple[Any, ...], countdown: float | None = None) -> None:
+def _after_commit(name: str, args: tuple[Any, ...], countdown: float | None = None,
+                  queue: str | None = None) -> None:
     # ``send`` is looked up when the callback runs, so a test can stand in for it.
-    transaction.on_commit(lambda: send(name, args, countdown))
+    if queue is None:
+        transaction.on_commit(lambda: send(name, args, countdown))
+    else:
+        transaction.on_commit(lambda: send(name, args, countdown, queue=queue))
 
 
-def bot_move_after_commit(*, match_id: str, version: int, seat: int) -> None:
-    """A turn bot's move for ``seat``, valid only while the match is at ``version``."""
-    _after_commit(MATCH_BOT_MOVE_PLAY, (match_id, version, seat))
+def bot_queue(level: int | None) -> str | None:
+    """The queue of a bot's moves: the deep levels' own (``BOTS_DEEP_QUEUE``, consumed by a
+    worker of its own, so seconds of thinking never delay a quick bot or a round's scoring),
+    else None, the default queue."""
+    if level in DEEP_LEVELS:
+        return str(getattr(settings, "BOTS_DEEP_QUEUE", "bots-deep"))
+    return None
+
+
+def bot_move_after_commit(*, match_id: str, version: int, seat: int,
+                          level: int | None = None) -> None:
+    """A turn bot's move for ``seat``, valid only while the match is at ``version``; a deep
+    level's move goes to its own queue."""
+    _after_commit(MATCH_BOT_MOVE_PLAY, (match_id, version, seat), queue=bot_queue(level))
 
 
 def race_tick_after_commit(*, match_id: str, seat: int, ticket: int, level: int) -> None:
     """A real-time bot's next action, after its level's reaction time."""
-    _after_commit(MATCH_BOT_RACE_TICK, (match_id, seat, ticket), REACTION_SECONDS[level])
+    _after_commit(MATCH_BOT_RACE_TICK, (match_id, seat, ticket), REACTION_SECONDS[level],
+                  queue=bot_queue(level))
 
 
 def system_step_after_commit(*, match_id: str, version: int) -> None:

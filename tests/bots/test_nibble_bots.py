@@ -64,9 +64,9 @@ def hand_built(rows: list[str], seat0: list[int], seat1: list[int], to_move: int
 # --------------------------------------------------------------------------- registry
 
 
-def test_registered_at_three_levels() -> None:
+def test_registered_at_four_levels() -> None:
     assert game("nibble").policies is NIBBLE_POLICIES
-    assert sorted(NIBBLE_POLICIES) == [1, 2, 3]
+    assert sorted(NIBBLE_POLICIES) == [1, 2, 3, 4]
 
 
 def test_view_state_rebuilds_the_position_with_a_placeholder_seed() -> None:
@@ -167,7 +167,7 @@ def test_levels_2_and_3_do_not_open_an_instant_win_for_the_opponent() -> None:
 # --------------------------------------------------------------------------- reproducibility
 
 
-@pytest.mark.parametrize("level", [1, 2, 3])
+@pytest.mark.parametrize("level", [1, 2, 3, 4])
 def test_same_view_and_rng_seed_give_the_same_move(level: int) -> None:
     policy = NIBBLE_POLICIES[level]
     for state in random_positions("repeat", random.Random(11), every=12):

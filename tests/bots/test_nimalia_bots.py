@@ -57,7 +57,7 @@ def grids_of(state: State) -> list[dict]:
 
 def test_registered() -> None:
     assert game("nimalia").policies is NIMALIA_POLICIES
-    assert LEVELS == [1, 2, 3]
+    assert LEVELS == [1, 2, 3, 4]
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])

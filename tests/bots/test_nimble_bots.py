@@ -39,7 +39,7 @@ from games.nimble.engine import CARD_CIRCLE, CARD_FRAME, NIMBLE, card_face, card
 
 E = NIMBLE
 TABLES = [(players, mode) for players in (2, 3, 4) for mode in ("turns", "race")]
-LEVELS = (1, 2, 3)
+LEVELS = (1, 2, 3, 4)
 
 
 def _play(state, seat: int, move: dict):
@@ -142,8 +142,9 @@ def test_a_seat_without_a_move_is_refused():
             NIMBLE_POLICIES[level](E.view(state, idle), idle, random.Random(0))
 
 
-def test_only_level_3_asks_for_the_history():
-    assert [game_spec("nimble").needs_history(level) for level in LEVELS] == [False, False, True]
+def test_only_levels_3_and_4_ask_for_the_history():
+    assert [game_spec("nimble").needs_history(level)
+            for level in LEVELS] == [False, False, True, True]
 
 
 # --------------------------------------------------------------------------- level 2

@@ -45,10 +45,11 @@ class Worker:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
                "DATABASE_URL": self.database_url, "BOARDPOST_CELERY_EAGER": "false",
-               "CELERY_TASK_DEFAULT_QUEUE": self.queue, **self.extra_env}
+               "CELERY_TASK_DEFAULT_QUEUE": self.queue,
+               "BOTS_DEEP_QUEUE": f"{self.queue}-deep", **self.extra_env}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", self.app, "worker",
-             "--loglevel=INFO", "-Q", self.queue, "--pool=prefork",
+             "--loglevel=INFO", "-Q", f"{self.queue},{self.queue}-deep", "--pool=prefork",
              f"--concurrency={self.concurrency}", "--without-gossip", "--without-mingle",
              "--without-heartbeat", "-n", f"{self.queue}@%h"],
             cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
@@ -94,12 +95,16 @@ def celery_queue(transactional_db):
     _needs_real_services()
     queue = f"test-{uuid.uuid4().hex[:12]}"
     saved = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
+    saved_deep = settings.BOTS_DEEP_QUEUE
     celery_app.conf.task_always_eager = False
     celery_app.conf.task_default_queue = queue
+    # Level-4 moves go to the test's own deep queue, which its worker consumes too.
+    settings.BOTS_DEEP_QUEUE = f"{queue}-deep"
     try:
         yield queue
     finally:
         celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = saved
+        settings.BOTS_DEEP_QUEUE = saved_deep
 
 
 @pytest.fixture

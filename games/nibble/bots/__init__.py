@@ -28,6 +28,8 @@ PLACEHOLDER_SEED = "bot-view"  # the rebuilt state's seed; bots never see the ma
 
 LEVEL3_NODES = 3000  # search nodes per move: the budget that makes level 3 reproducible
 LEVEL3_SECONDS = 1.8  # safety net only: a search that runs this long stops early
+LEVEL4_NODES = 20_000  # level 4: the same search, a bigger fixed budget
+LEVEL4_SECONDS = 3.0  # safety net only
 
 
 def view_state(view: dict[str, Any], seat: int) -> State:
@@ -152,6 +154,11 @@ def level3(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any
     return search_move(view, seat, rng)[0]
 
 
-NIBBLE_POLICIES = {1: level1, 2: level2, 3: level3}
+def level4(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """Level 3's search under a bigger node budget (``LEVEL4_NODES``)."""
+    return search_move(view, seat, rng, nodes=LEVEL4_NODES, seconds=LEVEL4_SECONDS)[0]
 
-__all__ = ["NIBBLE_POLICIES", "level1", "level2", "level3", "view_state"]
+
+NIBBLE_POLICIES = {1: level1, 2: level2, 3: level3, 4: level4}
+
+__all__ = ["NIBBLE_POLICIES", "level1", "level2", "level3", "level4", "view_state"]

@@ -24,7 +24,7 @@ from games.nimalia.bots.core import (
     place,
     weighted_points,
 )
-from games.nimalia.bots.search import search_policy
+from games.nimalia.bots.search import deep_policy, search_policy
 
 # Level 2 values an objective it will score again in a later round at this fraction of its
 # points per later scoring: the reserve will change before then, but most objectives keep most
@@ -57,4 +57,5 @@ NIMALIA_POLICIES = {
     1: random_policy,
     2: greedy_policy,
     3: search_policy,
+    4: deep_policy,
 }

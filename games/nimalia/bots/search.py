@@ -59,6 +59,9 @@ class SearchConfig:
 
 
 DEFAULT_CONFIG = SearchConfig()
+# Level 4: the same play-outs with more candidates and samples under a bigger fixed budget.
+LEVEL4_CONFIG = SearchConfig(candidates=16, per_card=3, samples=96, budget=150_000,
+                             seconds=3.0)
 HALVING_AFTER = (1, 2, 4)
 
 
@@ -219,3 +222,8 @@ def search_policy(view: dict[str, Any], seat: int, rng: random.Random,
         return dict(UNDO)
     position = Position.from_view(view, seat)
     return as_move(_Planner(position, config).choose(rng, deadline))
+
+
+def deep_policy(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
+    """Level 4: level 3's search under ``LEVEL4_CONFIG``."""
+    return search_policy(view, seat, rng, LEVEL4_CONFIG)

@@ -140,11 +140,20 @@ def make_memory_policy(budget: PlanBudget | None = None) -> HistoryPolicy:
 
 memory_policy = make_memory_policy()
 
+# Level 4: level 3's memory and search, over more worlds; in a two-player turn match the other
+# seat's reply turn is searched as well (the reply worst for level 4), under a bigger fixed
+# budget of simulated actions.
+LEVEL4_BUDGET = PlanBudget(worlds=12, reply_search=True, race_depth=5, max_nodes=400_000,
+                           max_seconds=3.0)
+deep_policy = make_memory_policy(LEVEL4_BUDGET)
+
 NIMBLE_POLICIES: dict[int, Policy] = {
     1: random_policy,
     2: greedy_policy,
     3: memory_policy,
+    4: deep_policy,
 }
 
-__all__ = ["NIMBLE_POLICIES", "PlanBudget", "candidate_moves", "greedy_policy", "legal_moves",
-           "make_memory_policy", "memory_policy", "plan_move", "random_policy", "race_stalled"]
+__all__ = ["LEVEL4_BUDGET", "NIMBLE_POLICIES", "PlanBudget", "candidate_moves", "deep_policy",
+           "greedy_policy", "legal_moves", "make_memory_policy", "memory_policy", "plan_move",
+           "random_policy", "race_stalled"]

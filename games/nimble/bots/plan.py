@@ -44,6 +44,12 @@ class PlanBudget:
     threat: float = 0.7
     win: float = 1000.0
     max_seconds: float = 1.5
+    # Turn mode: own turns searched. With 2, after the other seats' greedy turns the seat's
+    # next turn is searched too before the position is scored (level 4).
+    turns: int = 1
+    # Turn mode with two players: the other seat's next turn is searched too, as the sequence
+    # that is worst for this seat (in the sampled world), instead of played greedily (level 4).
+    reply_search: bool = False
 
 
 def score(sim: Sim, seat: int, budget: PlanBudget) -> float:
@@ -112,20 +118,45 @@ class _Search:
         self.checks = 0
         self.limit = budget.max_nodes
 
-    def turn_value(self, sim: Sim, last: int | None) -> float:
+    def turn_value(self, sim: Sim, last: int | None, turns: int = 1) -> float:
         seat = self.seat
         if not sim.over and sim.to_move == seat and self.nodes >= self.limit:
             self.nodes += finish_turn(sim, seat)
         if sim.over or sim.to_move != seat:
+            if self.budget.reply_search and sim.n == 2 and not sim.over:
+                return self.reply_value(sim, None, turns)
             self.nodes += finish_round(sim, seat)
-            return score(sim, seat, self.budget)
+            return self.after_round(sim, turns)
         best = -1e18
         for move in own_moves(sim, seat, last):
             child = sim.copy()
             child.play(seat, move)
             self._count()
-            best = max(best, self.turn_value(child, move))
+            best = max(best, self.turn_value(child, move, turns))
         return best
+
+    def after_round(self, sim: Sim, turns: int) -> float:
+        """The value once the other seats have played: the seat's next turn searched while
+        ``turns`` allows, else the score."""
+        if turns > 1 and not sim.over and sim.to_move == self.seat:
+            return self.turn_value(sim, None, turns - 1)
+        return score(sim, self.seat, self.budget)
+
+    def reply_value(self, sim: Sim, last: int | None, turns: int) -> float:
+        """Two players: the other seat's turn, its sequence of actions that leaves this seat the
+        lowest value (past the budget, the rest of it is played greedily)."""
+        other = 1 - self.seat
+        if not sim.over and sim.to_move == other and self.nodes >= self.limit:
+            self.nodes += finish_turn(sim, other)
+        if sim.over or sim.to_move != other:
+            return self.after_round(sim, turns)
+        worst = 1e18
+        for move in own_moves(sim, other, last):
+            child = sim.copy()
+            child.play(other, move)
+            self._count()
+            worst = min(worst, self.reply_value(child, move, turns))
+        return worst
 
     def _count(self) -> None:
         self.nodes += 1
@@ -176,7 +207,7 @@ def plan_values(view: dict[str, Any], seat: int, memory: Memory, rng: random.Ran
             child = world.copy()
             child.play(seat, move)
             if world.turns:
-                value = search.turn_value(child, move)
+                value = search.turn_value(child, move, budget.turns)
             else:
                 search.others_act(child)
                 value = search.race_value(child, budget.race_depth - 1, move)
