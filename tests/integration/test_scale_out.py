@@ -357,7 +357,7 @@ def cluster():
     def env_of(service: str, **extra: str) -> dict[str, str]:
         return {**base, **service_environment(service, shell), **local, **extra}
 
-    ServiceProcess("migrate", "migrate", env_of("migrate")).run()
+    migrate = ServiceProcess("migrate", "migrate", env_of("migrate"))
     workers = [ServiceProcess("worker", f"worker{index}",
                               env_of("worker", WORKER_NAME=f"scale{index}@{queue}"))
                for index in range(2)]
@@ -367,23 +367,28 @@ def cluster():
                              env_of("events", PORT=str(free_port()), DB_POOL_MAX_SIZE="4"))
               for index in range(2)]
     everything = [*workers, *web, *events]
+    started = False
     try:
+        migrate.run()
         for process in everything:
             process.start()
         for process in everything:
             wait_until(process.healthy, timeout=180, interval=1,
                        message=f"{process.name} never passed its compose health check")
+        started = True
         yield Cluster(database_url, web, events, workers)
     finally:
         for process in everything:
             process.stop()
+        everything.append(migrate)
         failures = [process.name for process in everything if "Traceback" in process.output()]
         for process in everything:
             if process.name not in failures:
                 process.log.unlink(missing_ok=True)
         with psycopg.connect(admin_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
-        assert not failures, f"tracebacks in {failures} (logs in var/scale-*.log)"
+        # A process that failed to start has failed the test already, with its output.
+        assert not (started and failures), f"tracebacks in {failures} (logs in var/scale-*.log)"
 
 
 # =========================================================================== helpers
