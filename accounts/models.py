@@ -16,7 +16,8 @@ from django.db.models.functions import Lower
 
 class User(AbstractUser):
     is_bot = models.BooleanField(default=False)
-    # For bots: the game they play and their strength (1 random, 2 greedy, 3 search).
+    # For bots: the game they play and their strength (1 random, 2 greedy, 3 search, 4 deep
+    # search).
     bot_game = models.CharField(max_length=32, blank=True, default="")
     bot_level = models.PositiveSmallIntegerField(null=True, blank=True)
     bot_description = models.CharField(max_length=200, blank=True, default="")
@@ -41,7 +42,7 @@ class User(AbstractUser):
                 name="accounts_user_one_bot_per_game_level",
             ),
             models.CheckConstraint(
-                condition=models.Q(is_bot=False) | models.Q(bot_level__in=[1, 2, 3]),
+                condition=models.Q(is_bot=False) | models.Q(bot_level__in=[1, 2, 3, 4]),
                 name="accounts_user_bot_level_valid",
             ),
             models.CheckConstraint(condition=~models.Q(is_guest=True, is_bot=True),
