@@ -279,6 +279,10 @@ CELERY_TASK_PUBLISH_RETRY = True
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0.2,
                                     "interval_step": 0.2, "interval_max": 0.2}
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+# The moves of the bots that think for seconds (level 4) go to a queue of their own, consumed
+# by a worker of its own (scripts/run_local.py, docker/compose.yaml), so they never delay a
+# level-1 answer or a round's scoring on the default queue.
+BOTS_DEEP_QUEUE = env("BOTS_DEEP_QUEUE", default="bots-deep")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_ACCEPT_CONTENT = ["json"]
