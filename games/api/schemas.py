@@ -133,6 +133,8 @@ MatchEventsSerializer = serializer_for(shapes.MatchEvents)
 UserEventSerializer = serializer_for(shapes.UserEvent)
 UserEventFeedSerializer = serializer_for(shapes.UserEventFeed)
 GameSerializer = serializer_for(shapes.Game)
+GameRulesSerializer = serializer_for(shapes.GameRules)
+GameTutorialSerializer = serializer_for(shapes.GameTutorial)
 # The bot list's component has always been called "Output".
 BotSerializer = serializer_for(shapes.Bot, "Output")
 

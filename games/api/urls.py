@@ -2,13 +2,17 @@ from django.urls import path
 
 from games.api import boards as board_svg
 from games.api import events as longpoll
+from games.api import learn, players
 from games.api import matches as apis
-from games.api import players
 
 app_name = "games"
 
 urlpatterns = [
     path("games", apis.GameListApi.as_view(), name="games"),
+    path("games/<str:slug>/rules", learn.GameRulesApi.as_view(), name="game-rules"),
+    path("games/<str:slug>/tutorial", learn.GameTutorialApi.as_view(), name="game-tutorial"),
+    path("games/<str:slug>/pictures/<str:name>.svg", learn.GamePictureApi.as_view(),
+         name="game-picture"),
     path("bots", apis.BotListApi.as_view(), name="bots"),
     path("matches", apis.MatchListCreateApi.as_view(), name="matches"),
     path("matches/<uuid:match_id>", apis.MatchDetailApi.as_view(), name="match"),

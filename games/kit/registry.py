@@ -10,11 +10,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from games.kit.bots import Policy, uses_history
 from games.kit.jsontypes import GameTypes
+from games.kit.learn import Learning
 from games.kit.protocol import JSON, AnyEngine, Seat
 
 # render(view, names) -> an SVG document of one viewer's view (see games.kit.render).
@@ -28,13 +30,19 @@ Bench = Callable[[], list[BenchRow]]
 class GameSpec:
     """Everything the platform knows of one game: its rules engine, its bot policies by level,
     its renderer, its benchmark and the types of its JSON (``games.kit.jsontypes``; a game
-    without them is served untyped: its fields are free-form objects in the API schema)."""
+    without them is served untyped: its fields are free-form objects in the API schema).
+
+    For newcomers: ``rules`` is the path of its rules (Markdown, served on its rules page) and
+    ``learning`` its presets, options in players' words, example pictures and tutorial
+    (``games.kit.learn``)."""
 
     engine: AnyEngine
     policies: Mapping[int, Policy]
     render: Renderer
     bench: Bench | None = None
     types: GameTypes | None = None
+    rules: Path | None = None
+    learning: Learning = field(default_factory=Learning)
     levels: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:

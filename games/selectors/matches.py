@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_r
 from accounts.models import User
 from games.catalog import engines, games, get_engine
 from games.exceptions import MatchNotFound, MatchNotStarted, UnknownGame
+from games.kit.learn import option_dicts
 from games.kit.protocol import Engine, events_for
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.ratings import is_provisional
@@ -257,7 +258,9 @@ def game_list() -> list[shapes.Game]:
     """The registered games, by slug, with the options a match of each takes."""
     return [{"slug": slug, "name": engine.name, "min_players": engine.min_players,
              "max_players": engine.max_players,
-             "options": [option.as_dict() for option in engine.options]}
+             "options": option_dicts([option.as_dict() for option in engine.options],
+                                     games()[slug].learning.option_words),
+             "presets": [preset.as_dict() for preset in games()[slug].learning.presets]}
             for slug, engine in engines().items()]
 
 

@@ -205,14 +205,73 @@ class Bot(TypedDict):
     provisional: bool
 
 
+class Preset(TypedDict):
+    """A named set of options, for example "First game": a partial config (left-out options
+    keep their defaults)."""
+
+    key: str
+    name: str
+    description: str
+    config: dict[str, Any]
+    players: Annotated[int | None, Doc("The player count it is meant for; null: any.")]
+
+
 class Game(TypedDict):
-    """A game of the catalogue, with the options a match of it takes."""
+    """A game of the catalogue, with the options a match of it takes and its presets."""
 
     slug: str
     name: str
     min_players: int
     max_players: int
-    options: list[dict[str, Any]]
+    options: Annotated[list[dict[str, Any]], Doc(
+        "Each option: name, type, default, description (for client authors), choices, "
+        "minimum, maximum, and in players' words label, help and value_labels (a list of "
+        "{value: the value as JSON text, label}).")]
+    presets: list[Preset]
+
+
+class GamePicture(TypedDict):
+    """An example position of a game, drawn by the server's renderer."""
+
+    name: str
+    caption: str
+    url: str
+
+
+class GameRules(TypedDict):
+    """A game's rules as HTML: ``html`` for players, ``technical_html`` for client authors."""
+
+    game: str
+    name: str
+    title: str
+    html: str
+    technical_html: str
+    pictures: list[GamePicture]
+
+
+class TutorialStep(TypedDict):
+    """One step of a tutorial: the position before the move (the learner's view and its legal
+    moves cut down to the suggested one), the move to make and the words before and after."""
+
+    text: str
+    done: str
+    move: dict[str, Any]
+    view: dict[str, Any]
+    legal_moves: Any
+
+
+class GameTutorial(TypedDict):
+    """A short scripted first match, played through by the game's engine."""
+
+    game: str
+    name: str
+    seat: int
+    players: int
+    names: list[str]
+    intro: str
+    steps: list[TutorialStep]
+    end: str
+    final_view: dict[str, Any]
 
 
 class Rating(TypedDict):

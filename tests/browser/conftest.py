@@ -137,6 +137,8 @@ class Web:
                 page.select_option(f"#seat-{index}-level", seat["level"])
             if seat["kind"] == "user":
                 page.fill(f"#seat-{index}-username", seat["username"])
+        if options:  # the raw options are folded away below the presets
+            page.locator("#raw-options").evaluate("details => { details.open = true; }")
         for name, value in (options or {}).items():
             field = page.locator(f"#opt-{name}")
             if field.evaluate("node => node.tagName") == "SELECT":

@@ -22,7 +22,7 @@ pytestmark = [
 OPTIONS = {
     "nibble": {},
     "nimble": {"mode": '"turns"'},
-    "nimalia": {"objectives": "first_game"},
+    "nimalia": {"objectives": '"first_game"'},
 }
 
 
@@ -163,7 +163,7 @@ def test_nimalia_open_seat_and_take_back_before_the_reveal(web):
     web.register(dan, "dan")
     cleo = web.page()
     web.sign_in(cleo, "cleo")
-    web.open_and_join(dan, cleo, "nimalia", options={"objectives": "first_game"}, rated=False)
+    web.open_and_join(dan, cleo, "nimalia", options={"objectives": '"first_game"'}, rated=False)
     web.wait_for_turn_or_end(dan)
 
     # Dan places a card: it is pending, drawn with a dashed outline, and Cleo only learns that

@@ -20,7 +20,7 @@ def test_games_lists_every_engine_with_its_options(client_for, alice):
     assert [g["slug"] for g in games] == sorted(engines())
     for game in games:
         engine = engines()[game["slug"]]
-        assert set(game) == {"slug", "name", "min_players", "max_players", "options"}
+        assert set(game) == {"slug", "name", "min_players", "max_players", "options", "presets"}
         assert game["name"] == engine.name
         assert (game["min_players"], game["max_players"]) == (engine.min_players,
                                                              engine.max_players)

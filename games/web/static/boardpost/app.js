@@ -10,6 +10,8 @@ import * as lobby from "./pages/lobby.js";
 import * as match from "./pages/match.js";
 import * as notifications from "./pages/notifications.js";
 import * as player from "./pages/player.js";
+import * as rules from "./pages/rules.js";
+import * as tutorial from "./pages/tutorial.js";
 import { myTurn } from "./matchinfo.js";
 
 const ROUTES = [
@@ -21,6 +23,8 @@ const ROUTES = [
   [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, true],
   [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, true],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, true],
+  [/^\/rules(?:\/([a-z][a-z0-9_]*))?\/?$/, () => rules, false],
+  [/^\/tutorial\/([a-z][a-z0-9_]*)\/?$/, () => tutorial, false],
 ];
 
 let current = null; // {controller, cleanup}
@@ -113,11 +117,13 @@ function renderNav() {
       item("/", "Inbox", h("span", { id: "turn-badge", class: "badge", hidden: true })),
       item("/lobby", "New match"),
       item("/leaderboards", "Leaderboards"),
+      item("/rules", "Rules"),
       item("/notifications", "Notifications"),
       item(`/player/${session.username}`, session.username),
       h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut }, "Sign out")),
     );
   } else {
+    list.append(item("/rules", "Rules"));
     list.append(item("/signin", "Sign in"));
   }
   nav.append(list);

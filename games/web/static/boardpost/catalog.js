@@ -1,12 +1,12 @@
 // The games the server offers, and each game's client module, found by the game's slug.
 //
 // GET /api/games gives every game's slug, name, player counts and options. A game's client
-// module is games/<slug>.js, imported by slug: the page's import map (built by the server from
+// module is games/<slug>.js, imported by slug: the page's importmap (built by the server from
 // every module file) resolves it, so a new module is picked up with no edit anywhere else. A
 // game without a module of its own is played through generic.js: the server's board picture,
 // the legal moves and a JSON move box.
 //
-// The interface of a game module (every export optional; generic.js supplies what is missing):
+// The interface of a game module (all exports optional; generic.js supplies what is missing):
 //
 //   render(container, match, ui)  draw match.view into container (emptied before each call) and
 //                                 wire the move input; called again on every change

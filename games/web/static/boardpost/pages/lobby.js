@@ -7,46 +7,76 @@ import { gameModule, gameName, loadGames } from "../catalog.js";
 import { clear, h, link, notice, put, timeTag, turnSecondsText } from "../dom.js";
 import { opponents } from "../matchinfo.js";
 
-const HOURS = [1, 2, 4, 8, 12, 24, 48, 72];
+// Per-turn time limits: hours up to half a day, then whole days (one name for each length).
+const HOURS = [1, 2, 4, 8, 12];
 const DAYS = [1, 2, 3, 5, 7, 14];
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** One option as a field: its label and help in players' words (GET /api/games), a list of
+ * named values where the game names them, and set(value) for the presets. */
 function optionField(game, option) {
   const id = `opt-${option.name}`;
-  const label = h("label", { for: id }, option.name.replaceAll("_", " "));
-  const help = h("small", { id: `${id}-help` }, option.description || "");
+  const helpId = `${id}-help`;
+  const label = h("label", { for: id }, option.label || option.name.replaceAll("_", " "));
+  const help = h("small", { id: helpId }, option.help || option.description || "",
+    h("span", { class: "muted" }, ` (${option.name})`));
+  const named = option.value_labels || [];
+  const valueText = (value) => (value === undefined || value === null ? "" : JSON.stringify(value));
   let input;
   let read;
-  const choices = option.choices;
-  if (choices || option.type === "choice") {
-    input = h("select", { id, name: option.name, "aria-describedby": `${id}-help` },
-      option.default === null ? h("option", { value: "" }, "default") : null,
-      (choices || []).map((choice) => h("option", {
-        value: JSON.stringify(choice), selected: choice === option.default,
-      }, String(choice))));
-    read = () => (input.value === "" ? undefined : JSON.parse(input.value));
-  } else if (option.type === "bool") {
-    input = h("select", { id, name: option.name, "aria-describedby": `${id}-help` },
-      option.default === null ? h("option", { value: "" }, "default") : null,
-      h("option", { value: "true", selected: option.default === true }, "on"),
-      h("option", { value: "false", selected: option.default === false }, "off"));
-    read = () => (input.value === "" ? undefined : input.value === "true");
-  } else if (option.type === "int") {
+  let set;
+  if (named.length || option.choices || option.type === "choice" || option.type === "bool") {
+    const values = named.length ? named.map((v) => [v.value, v.label])
+      : option.type === "bool" ? [["true", "On"], ["false", "Off"]]
+        : (option.choices || []).map((choice) => [JSON.stringify(choice), String(choice)]);
+    input = h("select", { id, name: option.name, "aria-describedby": helpId },
+      option.default === null ? h("option", { value: "" }, "Default") : null,
+      values.map(([value, text]) => h("option", { value }, text)));
+    // A JSON option with named values keeps its free-form values (an objective list) possible.
+    const free = option.type === "json" ? h("input", {
+      id: `${id}-other`, type: "text", spellcheck: "false", class: "other-value",
+      "aria-label": `${option.label || option.name}: another value (JSON)`,
+      placeholder: "another value (JSON)",
+    }) : null;
+    read = () => {
+      const text = free?.value.trim();
+      if (text) {
+        try {
+          return JSON.parse(text);
+        } catch {
+          return text;
+        }
+      }
+      return input.value === "" ? undefined : JSON.parse(input.value);
+    };
+    set = (value) => {
+      const text = valueText(value);
+      if (free) free.value = "";
+      if ([...input.options].some((o) => o.value === text)) input.value = text;
+      else if (free) free.value = text;
+    };
+    set(option.default);
+    return { node: h("div", { class: "field" }, label, input, free, help), read, set, name: option.name };
+  }
+  if (option.type === "int") {
     input = h("input", {
       id, name: option.name, type: "number", inputmode: "numeric", step: 1,
-      min: option.minimum, max: option.maximum,
-      value: option.default ?? "", placeholder: option.default === null ? "default" : null,
-      "aria-describedby": `${id}-help`,
+      min: option.minimum, max: option.maximum, placeholder: option.default === null ? "default" : null,
+      "aria-describedby": helpId,
     });
     read = () => (input.value === "" ? undefined : Number(input.value));
+    set = (value) => {
+      input.value = value ?? "";
+    };
   } else {
     // Known values for a free-form (JSON) option, offered as suggestions.
     const suggestions = gameModule(game).OPTION_HINTS[option.name]?.suggestions;
     const listId = suggestions ? `${id}-list` : null;
     input = h("input", {
       id, name: option.name, type: "text", list: listId, spellcheck: "false",
-      value: typeof option.default === "string" ? option.default : "",
-      placeholder: option.default === null ? "default" : JSON.stringify(option.default),
-      "aria-describedby": `${id}-help`,
+      placeholder: option.default === null ? "default (random)" : JSON.stringify(option.default),
+      "aria-describedby": helpId,
     });
     read = () => {
       const text = input.value.trim();
@@ -57,37 +87,59 @@ function optionField(game, option) {
         return text; // a bare word such as first_game
       }
     };
+    set = (value) => {
+      input.value = value === null || value === undefined ? ""
+        : typeof value === "string" ? value : JSON.stringify(value);
+    };
     if (suggestions) {
+      set(option.default);
       return { node: h("div", { class: "field" }, label, input,
         h("datalist", { id: listId }, suggestions.map((v) => h("option", { value: v }))), help),
-      read, name: option.name };
+      read, set, name: option.name };
     }
   }
-  return { node: h("div", { class: "field" }, label, input, help), read, name: option.name };
+  set(option.default);
+  return { node: h("div", { class: "field" }, label, input, help), read, set, name: option.name };
 }
 
-function seatRow(index, bots, initialKind) {
+function botWords(bot) {
+  const what = bot.description ? bot.description.replace(/^.*? level \d+\.\s*/, "") : "";
+  return `Level ${bot.level}${what ? `: ${what.replace(/\.$/, "")}` : ""}`;
+}
+
+function ratingWords(bot) {
+  if (!bot?.rating) return "";
+  return bot.provisional ? `Rating ${bot.rating} (provisional: few rated games yet)`
+    : `Rating ${bot.rating}`;
+}
+
+function seatRow(index, bots, initial) {
+  const list = bots.length ? bots : [1, 2, 3, 4].map((l) => ({ level: l }));
   const kind = h("select", { id: `seat-${index}-kind`, "aria-label": `Seat ${index + 1}` },
-    h("option", { value: "me", selected: initialKind === "me" }, "Me"),
-    h("option", { value: "bot", selected: initialKind === "bot" }, "Bot"),
+    h("option", { value: "me" }, "Me"),
+    h("option", { value: "bot" }, "Bot"),
     h("option", { value: "user" }, "Invite a player"),
     h("option", { value: "open" }, "Open seat (anyone may join)"));
   const level = h("select", { id: `seat-${index}-level`, "aria-label": `Seat ${index + 1} bot level` },
-    (bots.length ? bots : [1, 2, 3].map((l) => ({ level: l }))).map((bot) => h("option", {
-      value: bot.level,
-    }, `Level ${bot.level}${bot.rating ? ` (${bot.rating}${bot.provisional ? "?" : ""})` : ""}`
-      + `${bot.description ? ` — ${bot.description.replace(/^.*? level \d+\. /, "")}` : ""}`)));
+    list.map((bot) => h("option", { value: bot.level }, botWords(bot))));
+  const rating = h("small", { class: "muted bot-rating", id: `seat-${index}-rating` });
   const username = h("input", {
     id: `seat-${index}-username`, "aria-label": `Seat ${index + 1} username`,
     placeholder: "username", autocapitalize: "none", spellcheck: "false",
   });
   const row = h("li", { class: "seat-row" },
-    h("span", { class: "seat-no" }, `Seat ${index + 1}`), kind, level, username);
+    h("span", { class: "seat-no" }, `Seat ${index + 1}`), kind, level, username, rating);
   const sync = () => {
     level.hidden = kind.value !== "bot";
     username.hidden = kind.value !== "user";
+    rating.textContent = kind.value === "bot"
+      ? ratingWords(list.find((bot) => String(bot.level) === level.value)) : "";
   };
+  kind.value = initial?.kind || "bot";
+  if (initial?.level) level.value = String(initial.level);
+  if (initial?.username) username.value = initial.username;
   kind.addEventListener("change", sync);
+  level.addEventListener("change", sync);
   sync();
   return {
     node: row,
@@ -100,18 +152,21 @@ function seatRow(index, bots, initialKind) {
 }
 
 function createForm(games, ctx) {
+  const wanted = ctx.query?.get("game");
   const gameSelect = h("select", { id: "game", name: "game" },
-    games.map((g) => h("option", { value: g.slug }, g.name)));
+    games.map((g) => h("option", { value: g.slug, selected: g.slug === wanted }, g.name)));
+  const learnBox = h("p", { class: "learn-links", id: "learn-links" });
   const playersBox = h("div", { class: "field" });
+  const presetsBox = h("fieldset", { class: "presets", id: "presets" });
   const optionsBox = h("fieldset", { class: "options" });
+  const optionsDetails = h("details", { class: "raw-options", id: "raw-options" },
+    h("summary", null, "All options"), optionsBox);
   const seatsBox = h("fieldset", { class: "seats" });
   const rated = h("input", { id: "rated", type: "checkbox", checked: true });
   const clock = h("select", { id: "clock" },
-    h("option", { value: "" }, "No clock (casual pace)"),
-    h("optgroup", { label: "Hours per turn" },
-      HOURS.map((n) => h("option", { value: `h${n}` }, `${n} h per turn`))),
-    h("optgroup", { label: "Days per turn" },
-      DAYS.map((n) => h("option", { value: `d${n}` }, `${n} d per turn`))));
+    h("option", { value: "" }, "No time limit"),
+    HOURS.map((n) => h("option", { value: `h${n}` }, `${plural(n, "hour")} per move`)),
+    DAYS.map((n) => h("option", { value: `d${n}` }, `${plural(n, "day")} per move`)));
   const error = h("p", { class: "error", role: "alert", id: "create-error" });
   const submit = h("button", { type: "submit", class: "primary" }, "Create match");
   let fields = [];
@@ -128,29 +183,55 @@ function createForm(games, ctx) {
     const slug = gameSelect.value;
     const list = await bots(slug);
     const count = Number(playersInput.value);
+    // Seats keep what was chosen (an invitation included) when the game or the count changes.
     const previous = seats.map((seat) => seat.read());
     seats = [];
     const ol = h("ol", { class: "plain" });
     for (let i = 0; i < count; i += 1) {
-      const row = seatRow(i, list, i === 0 ? "me" : "bot");
+      const row = seatRow(i, list, previous[i] || { kind: i === 0 ? "me" : "bot", level: 1 });
       seats.push(row);
       ol.append(row.node);
-      const before = previous[i];
-      if (before) {
-        row.node.querySelector(`#seat-${i}-kind`).value = before.kind;
-        row.node.querySelector(`#seat-${i}-kind`).dispatchEvent(new Event("change"));
-        if (before.level) row.node.querySelector(`#seat-${i}-level`).value = before.level;
-        if (before.username) row.node.querySelector(`#seat-${i}-username`).value = before.username;
-      }
     }
     clear(seatsBox).append(h("legend", null, "Seats (turn order is the game's)"), ol);
   }
 
+  function applyPreset(game, preset) {
+    for (const field of fields) {
+      const option = game.options.find((o) => o.name === field.name);
+      field.set(preset && field.name in preset.config ? preset.config[field.name] : option.default);
+    }
+    if (preset?.players && playersInput
+      && [...playersInput.options].some((o) => Number(o.value) === preset.players)
+      && Number(playersInput.value) !== preset.players) {
+      playersInput.value = String(preset.players);
+      renderSeats();
+    }
+  }
+
   async function renderGame() {
     const game = games.find((g) => g.slug === gameSelect.value);
+    clear(learnBox).append(`New to ${game.name}? `,
+      link(`/rules/${game.slug}`, `${game.name} rules`), " · ",
+      link(`/tutorial/${game.slug}`, `${game.name} tutorial`));
     fields = game.options.map((option) => optionField(game.slug, option));
     put(clear(optionsBox), h("legend", null, `${game.name} options`),
       fields.length ? fields.map((f) => f.node) : h("p", { class: "muted" }, "No options."));
+    const wantedPreset = ctx.query?.get("preset");
+    const presets = game.presets || [];
+    const first = presets.find((p) => p.key === wantedPreset) || presets[0];
+    clear(presetsBox).append(h("legend", null, "How do you want to play?"),
+      presets.map((preset) => {
+        const radioId = `preset-${preset.key}`;
+        const radio = h("input", {
+          type: "radio", name: "preset", id: radioId, value: preset.key,
+          checked: preset === first, "aria-describedby": `${radioId}-help`,
+        });
+        radio.addEventListener("change", () => applyPreset(game, preset));
+        return h("div", { class: "preset" }, radio,
+          h("label", { for: radioId }, preset.name),
+          h("small", { id: `${radioId}-help` }, preset.description));
+      }));
+    presetsBox.hidden = !presets.length;
     playersInput = h("select", { id: "players" },
       Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => {
         const n = game.min_players + i;
@@ -159,7 +240,7 @@ function createForm(games, ctx) {
       }));
     playersInput.addEventListener("change", renderSeats);
     clear(playersBox).append(h("label", { for: "players" }, "Players"), playersInput);
-    seats = [];
+    applyPreset(game, first);
     await renderSeats();
   }
 
@@ -169,9 +250,9 @@ function createForm(games, ctx) {
     h("div", { class: "row" },
       h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect),
       playersBox,
-      h("div", { class: "field" }, h("label", { for: "clock" }, "Time control"), clock),
+      h("div", { class: "field" }, h("label", { for: "clock" }, "Time per move"), clock),
       h("div", { class: "field check" }, rated, h("label", { for: "rated" }, "Rated"))),
-    seatsBox, optionsBox, error, submit);
+    learnBox, presetsBox, seatsBox, optionsDetails, error, submit);
 
   node.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -198,6 +279,7 @@ function createForm(games, ctx) {
       const fieldsErr = err.extra?.fields;
       error.textContent = fieldsErr
         ? `${err.message} ${JSON.stringify(fieldsErr)}` : err.message;
+      if (err.code === "invalid_config") optionsDetails.open = true;
     } finally {
       submit.disabled = false;
     }

@@ -7,7 +7,7 @@ import { gameName, loadGameModule } from "../catalog.js";
 import {
   clear, deadlineTag, h, link, notice, preserveFocus, timeTag, turnSecondsText,
 } from "../dom.js";
-import { consistent, myTurn, ordinal, statusText } from "../matchinfo.js";
+import { consistent, goalLine, myTurn, ordinal, statusText } from "../matchinfo.js";
 
 const RUNNING = new Set(["open", "active"]);
 
@@ -239,7 +239,8 @@ export async function render(main, [id], ctx) {
         myTurn(m) ? "▶ " : "", statusText(m),
         m.status === "active" && m.deadline ? " · " : "",
         m.status === "active" && m.deadline ? deadlineTag(m.deadline) : ""),
-      actions);
+      actions,
+      goalLine(m, h, link));
   }
 
   function renderBoard() {

@@ -1,0 +1,65 @@
+// The rules of a game: GET /api/games/{slug}/rules (the game package's RULES.md as HTML, with
+// example positions drawn by the server's own renderer), open to everyone. /rules lists the
+// games; /rules/<slug> shows one, the part for client authors folded away.
+
+import { api } from "../api.js";
+import { clear, h, link } from "../dom.js";
+
+// The games with rules of their own (a game without any is still played; its page says so).
+export const LEARNABLE = [
+  { slug: "nibble", name: "Nibble", line: "Two players take discs of one colour from a 9 by 9 board." },
+  { slug: "nimble", name: "Nimble", line: "2-4 players race to shed their cards on three shared stacks." },
+  { slug: "nimalia", name: "Nimalia", line: "1-4 players build an animal reserve from drafted cards." },
+];
+
+/** HTML from the server (its own Markdown, raw HTML off) into a node; wide tables scroll. */
+function fill(node, html) {
+  node.innerHTML = html;
+  for (const table of node.querySelectorAll("table")) {
+    const label = table.previousElementSibling?.textContent?.slice(0, 60) || "Table";
+    const box = h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": label });
+    table.replaceWith(box);
+    box.append(table);
+  }
+  for (const img of node.querySelectorAll("img")) {
+    img.loading = "lazy";
+    img.classList.add("rules-picture");
+  }
+  return node;
+}
+
+export function learnLinks(slug, name) {
+  return h("p", { class: "learn-links" },
+    link(`/rules/${slug}`, `${name} rules`), " · ",
+    link(`/tutorial/${slug}`, `${name} tutorial`));
+}
+
+async function index(main) {
+  main.append(
+    h("h1", null, "Rules and tutorials"),
+    h("p", null, "Every game's complete rules, with pictures, and a short first match that "
+      + "shows you the board step by step."),
+    h("ul", { class: "learn-list plain" }, LEARNABLE.map((game) => h("li", { class: "card" },
+      h("h2", null, game.name),
+      h("p", null, game.line),
+      h("p", null, link(`/rules/${game.slug}`, `Read the ${game.name} rules`), " · ",
+        link(`/tutorial/${game.slug}`, `Play the ${game.name} tutorial`))))));
+}
+
+export async function render(main, [slug], ctx) {
+  if (!slug) return index(main);
+  const rules = await api.get(`/api/games/${slug}/rules`, { signal: ctx.signal });
+  document.title = `${rules.name} rules · Boardpost`;
+  const body = fill(h("div", { class: "rules-text" }), rules.html);
+  const technical = rules.technical_html ? h("details", { class: "rules-technical" },
+    h("summary", null, "Notes for client authors (moves, views and events in JSON)"),
+    fill(h("div", { class: "rules-text" }), rules.technical_html)) : null;
+  clear(main).append(h("article", { class: "rules", id: "rules", dataset: { game: slug } },
+    h("h1", null, `How to play ${rules.name}`),
+    h("p", { class: "learn-actions" },
+      link(`/tutorial/${slug}`, `Try the tutorial: a short first match`),
+      " · ", link(`/lobby?game=${slug}&preset=first_game`, "Play a match"),
+      " · ", link("/rules", "All games")),
+    body, technical));
+  return undefined;
+}

@@ -1,0 +1,127 @@
+// A short first match: GET /api/games/{slug}/tutorial gives a script played through by the
+// game's engine (per step the learner's view, its legal moves cut down to the suggested move,
+// and words before and after). The page draws each step with the game's real board module
+// (games/<slug>.js, the one the match page uses), so the tutorial teaches the real interface;
+// a move is checked against the script here, nothing is sent to the server.
+
+import { api } from "../api.js";
+import { loadGameModule } from "../catalog.js";
+import { clear, h, link, preserveFocus } from "../dom.js";
+
+/** A move as comparable text: object keys sorted, a Nibble take's cells sorted. */
+export function canonical(move) {
+  const sortKeys = (value) => {
+    if (Array.isArray(value)) return value.map(sortKeys);
+    if (value && typeof value === "object") {
+      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+    }
+    return value;
+  };
+  const copy = sortKeys(move);
+  if (Array.isArray(copy?.take)) copy.take = [...copy.take].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return JSON.stringify(copy);
+}
+
+function describeMove(move) {
+  if (move.take) return `take ${move.take.map(([r, c]) => `${"ABCDEFGHI"[c]}${r + 1}`).join(" and ")}`;
+  if (move.action === "place") return `place on stack ${move.stack + 1}`;
+  if (move.action) return move.action.replace("_", " ");
+  if (move.card) return `card #${move.card} on the marked square`;
+  return "the suggested move";
+}
+
+export async function render(main, [slug], ctx) {
+  const script = await api.get(`/api/games/${slug}/tutorial`, { signal: ctx.signal });
+  const game = await loadGameModule(slug);
+  document.title = `${script.name} tutorial · Boardpost`;
+  const total = script.steps.length;
+  let index = 0;
+  let busy = false;
+  let match = null;
+
+  const progress = h("p", { class: "tutorial-progress", id: "tutorial-progress" });
+  const explain = h("div", { class: "tutorial-explain", id: "tutorial-explain", role: "status",
+    "aria-live": "polite" });
+  const message = h("div", { id: "move-message", class: "move-message", role: "alert" });
+  const board = h("section", { id: "board", class: "board-area", "aria-label": "Position" });
+  const root = h("article", { class: "tutorial match", id: "tutorial", dataset: { game: slug } },
+    h("h1", null, `${script.name} tutorial`),
+    h("p", { class: "tutorial-intro" }, script.intro),
+    progress, explain, message, board,
+    h("p", { class: "learn-actions" }, link(`/rules/${slug}`, `Read the ${script.name} rules`)));
+  clear(main).append(root);
+
+  const ui = {
+    state: {},
+    get busy() {
+      return busy;
+    },
+    submit: async (move) => submit(move),
+    rerender: () => draw(),
+    say: (text) => say(text),
+    seatName: (seat) => script.names[seat] || `Seat ${seat + 1}`,
+    boardPicture: () => Promise.reject(new Error("No picture in the tutorial.")),
+  };
+
+  function say(text, kind = "error") {
+    clear(message);
+    message.className = `move-message ${kind}`;
+    if (text) message.append(h("p", null, text));
+  }
+
+  function matchFor(view, legal) {
+    return {
+      id: "tutorial", game: slug, status: "active", version: index, players: script.players,
+      your_seat: script.seat, to_act: legal ? [script.seat] : [], view, legal_moves: legal,
+      seats: script.names.map((name, seat) => ({ index: seat, player: { username: name } })),
+    };
+  }
+
+  function draw() {
+    preserveFocus(() => {
+      clear(board);
+      game.render(board, match, ui);
+    });
+  }
+
+  function showStep(before = null) {
+    const step = script.steps[index];
+    match = matchFor(step.view, step.legal_moves);
+    game.onNewVersion(ui, match);
+    root.dataset.step = String(index + 1);
+    progress.textContent = `Step ${index + 1} of ${total}`;
+    clear(explain).append(...[before ? h("p", { class: "done" }, before) : null,
+      h("p", { class: "todo" }, step.text)].filter(Boolean));
+    draw();
+  }
+
+  function finish(before) {
+    match = matchFor(script.final_view, null);
+    game.onNewVersion(ui, match);
+    root.dataset.step = "done";
+    progress.textContent = "Tutorial complete";
+    clear(explain).append(h("p", { class: "done" }, before), h("p", null, script.end),
+      h("p", { class: "learn-actions" },
+        link(`/lobby?game=${slug}&preset=first_game`, "Play a first game against a bot"),
+        " · ", link(`/rules/${slug}`, "Read the full rules")));
+    draw();
+  }
+
+  async function submit(move) {
+    if (busy || !match?.legal_moves) return false;
+    const step = script.steps[index];
+    if (canonical(move) !== canonical(step.move)) {
+      say(`Not quite: this step asks you to ${describeMove(step.move)}.`);
+      return false;
+    }
+    say("");
+    index += 1;
+    if (index < total) showStep(step.done);
+    else finish(step.done);
+    explain.focus?.();
+    return true;
+  }
+
+  showStep();
+  return undefined;
+}
