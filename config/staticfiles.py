@@ -11,7 +11,24 @@ import map covers the one dynamic import (a game module by its slug).
 from __future__ import annotations
 
 from django.contrib.staticfiles.storage import StaticFilesStorage
-from whitenoise.storage import CompressedManifestStaticFilesStorage
+from whitenoise.storage import CompressedManifestStaticFilesStorage  # type: ignore[import-untyped]
+
+# Django's patterns for ES module imports, anchored at the start of a line: unanchored, a
+# comment such as "every export optional; ..." starts a match that runs on to the next real
+# import, and that import's URL is then hashed twice ("api.<hash>.<hash>.js", a 404).
+_JS_MODULE_PATTERNS = (
+    "*.js",
+    (
+        (r"""(?m)^(?P<matched>import(?s:(?P<import>[\s\{].*?|\*\s*as\s*\w+))"""
+         r"""\s*from\s*['"](?P<url>[./].*?)["']\s*;)""",
+         """import%(import)s from "%(url)s";"""),
+        (r"""(?m)^(?P<matched>export(?s:(?P<exports>[\s\{].*?))"""
+         r"""\s*from\s*["'](?P<url>[./].*?)["']\s*;)""",
+         """export%(exports)s from "%(url)s";"""),
+        (r"""(?m)^(?P<matched>import\s*['"](?P<url>[./].*?)["']\s*;)""",
+         """import"%(url)s";"""),
+    ),
+)
 
 
 class ClientStaticStorage(CompressedManifestStaticFilesStorage):
@@ -19,6 +36,7 @@ class ClientStaticStorage(CompressedManifestStaticFilesStorage):
     what production serves."""
 
     support_js_module_import_aggregation = True
+    _js_module_import_aggregation_patterns = _JS_MODULE_PATTERNS
 
     def url(self, name: str | None, force: bool = False) -> str:
         return super().url(name, force=True)
@@ -31,6 +49,9 @@ class DevStaticStorage(ClientStaticStorage):
     needs nothing collected."""
 
     def url(self, name: str | None, force: bool = False) -> str:
-        if not self.hashed_files:
-            return StaticFilesStorage.url(self, name)
-        return super().url(name, force)
+        if self.hashed_files:
+            try:
+                return super().url(name, force)
+            except ValueError:  # a file added since the last collectstatic: the plain one
+                pass
+        return StaticFilesStorage.url(self, name)

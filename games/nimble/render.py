@@ -57,9 +57,9 @@ def render(view: Mapping[str, Any], names: Names | None = None) -> str:
         body.append(group([
             *_card(x, STACKS_Y, STACK_W, STACK_H, top),
             centred(x + STACK_W / 2, STACKS_Y + STACK_H + 16,
-                    f"stack {index} \u00b7 {height_} card{'s' if height_ != 1 else ''}",
+                    f"stack {index + 1} \u00b7 {height_} card{'s' if height_ != 1 else ''}",
                     size=12, fill=INK),
-        ], label=f"Stack {index}: {_face_words(top)}, {height_} cards", class_="stack"))
+        ], label=f"Stack {index + 1}: {_face_words(top)}, {height_} cards", class_="stack"))
     seats_y = STACKS_Y + STACK_H + 56
     for index, seat in enumerate(seats):
         body += _seat(MARGIN + index * (SEAT_W + 12), seats_y, seat, to_move, outcome, names)
@@ -69,7 +69,7 @@ def render(view: Mapping[str, Any], names: Names | None = None) -> str:
         f"Nimble, {_mode_words(view)}. {status}.",
         "Cards show a frame colour and a circle colour; letters: "
         + ", ".join(swatch.legend for swatch in NIMBLE_COLOURS.values()) + ".",
-        *(f"Stack {i}: top {_face_words(s.get('top'))}, {as_int(s.get('height'))} cards."
+        *(f"Stack {i + 1}: top {_face_words(s.get('top'))}, {as_int(s.get('height'))} cards."
           for i, s in enumerate(stacks)),
         *(_seat_words(seat, names) for seat in seats),
     ])

@@ -80,9 +80,11 @@ class Web:
 
     # ------------------------------------------------------------ pages
 
-    def page(self) -> Page:
+    def page(self, viewport: dict | None = None) -> Page:
         """A page in a fresh browser context (its own storage: a separate player)."""
-        context = self.browser.new_context(viewport=VIEWPORT, base_url=self.base_url)
+        phone = viewport is not None and viewport["width"] < 600
+        context = self.browser.new_context(viewport=viewport or VIEWPORT, base_url=self.base_url,
+                                           is_mobile=phone, has_touch=phone)
         context.set_default_timeout(MOVE_TIMEOUT_MS)
         self.contexts.append(context)
         page = context.new_page()
@@ -97,9 +99,13 @@ class Web:
             context.close()
 
     @staticmethod
-    def shot(page: Page, name: str) -> Path:
+    def shot_path(name: str) -> Path:
         SHOTS.mkdir(parents=True, exist_ok=True)
-        path = SHOTS / f"{name}.png"
+        return SHOTS / f"{name}.png"
+
+    @staticmethod
+    def shot(page: Page, name: str) -> Path:
+        path = Web.shot_path(name)
         page.screenshot(path=str(path), full_page=True)
         return path
 
@@ -111,6 +117,16 @@ class Web:
         page.fill("#register-password", PASSWORD)
         page.click("#register-form button[type=submit]")
         expect(page.get_by_role("heading", name="Inbox")).to_be_visible()
+
+    def page_as(self, user, viewport: dict | None = None) -> Page:
+        """A page signed in as ``user`` with an API token, as the sign-in form would leave it."""
+        from tests.factories import token_for
+
+        page = self.page(viewport)
+        page.context.add_init_script(
+            f"localStorage.setItem('boardpost.token', {token_for(user)!r});"
+            f"localStorage.setItem('boardpost.username', {user.username!r});")
+        return page
 
     def sign_in(self, page: Page, username: str) -> None:
         page.goto("/signin")
@@ -271,6 +287,27 @@ def pytest_runtest_makereport(item, call):
     report = yield
     setattr(item, f"report_{report.when}", report)
     return report
+
+
+AXE_DIR = Path(__file__).resolve().parent / "axe"
+
+
+@pytest.fixture(scope="session")
+def axe_source() -> str:
+    """axe-core's browser script, from npm (tests/browser/axe: package.json + package-lock.json,
+    installed here with npm ci when missing; never served by the site)."""
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.is_file():
+        import shutil
+        import subprocess
+
+        if shutil.which("npm") is None:
+            if os.environ.get("CI") == "true":
+                pytest.fail("the accessibility checks need npm in CI")
+            pytest.skip("the accessibility checks need npm (to install axe-core)")
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                       cwd=AXE_DIR, check=True)
+    return script.read_text()
 
 
 @pytest.fixture(scope="session")

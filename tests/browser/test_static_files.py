@@ -60,6 +60,37 @@ def test_module_imports_name_the_hashed_files(collected_static):
     assert "immutable" in response["Cache-Control"]
 
 
+def test_every_collected_module_imports_files_that_exist(collected_static):
+    root = collected_static / "boardpost"
+    hashed = [p for p in root.rglob("*.js") if re.search(r"\.[0-9a-f]{12}\.js$", p.name)]
+    assert len(hashed) >= 15
+    for module in hashed:
+        for target in re.findall(r'^(?:import|export)\s[^;]*?from\s*"([^"]+)";',
+                                 module.read_text(), re.MULTILINE):
+            assert re.search(r"[^.]\.[0-9a-f]{12}\.js$", target), (module.name, target)
+            assert (module.parent / target).resolve().is_file(), (module.name, target)
+
+
+def test_a_comment_does_not_hash_an_import_twice(tmp_path):
+    from config.staticfiles import ClientStaticStorage
+
+    source = tmp_path / "src"
+    (source / "x").mkdir(parents=True)
+    (source / "x" / "a.js").write_text("export const a = 1;\n")
+    (source / "x" / "b.js").write_text(
+        "// every export optional; the import map (by slug)\nimport { a } from \"./a.js\";\n")
+    from django.core.files.storage import FileSystemStorage
+
+    origin = FileSystemStorage(location=source)
+    storage = ClientStaticStorage(location=tmp_path / "out")
+    for name in ("x/a.js", "x/b.js"):
+        with origin.open(name) as handle:
+            storage.save(name, handle)
+    list(storage.post_process({name: (origin, name) for name in ("x/a.js", "x/b.js")}))
+    b = next((tmp_path / "out" / "x").glob("b.*.js")).read_text()
+    assert re.search(r'from "\./a\.[0-9a-f]{12}\.js";', b), b
+
+
 def test_the_page_itself_is_revalidated(collected_static):
     response = Client().get("/")
     assert response["Cache-Control"] == "no-cache"

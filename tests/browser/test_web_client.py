@@ -46,10 +46,10 @@ def test_sign_up_and_beat_or_lose_to_a_level_one_bot_to_the_end(web, game):
     expect(replay).to_be_visible()
     last = int(page.get_attribute("#match", "data-version"))
     expect(page.locator("#replay-board")).to_have_attribute("data-seq", str(last))
-    replay.get_by_role("button", name="First position").click()
+    replay.get_by_role("button", name="First", exact=True).click()
     expect(page.locator("#replay-board")).to_have_attribute("data-seq", "0")
     expect(page.locator("#replay-caption")).to_have_text("The starting position.")
-    replay.get_by_role("button", name="Next move").click()
+    replay.get_by_role("button", name="Next", exact=True).click()
     expect(page.locator("#replay-board")).to_have_attribute("data-seq", "1")
     expect(page.locator("#replay-caption")).to_contain_text("1. ")
     page.keyboard.press("ArrowRight")  # keyboard: the focus is still in the replay

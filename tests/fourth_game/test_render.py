@@ -59,7 +59,7 @@ def test_names_are_escaped_and_the_view_is_all_it_needs():
     svg = game("nim").render(NIM.view(state, 0), ['<b>"&amp"</b>', None])
     root = parse(svg)
     assert "<b>" not in svg
-    assert '<b>"&amp"</b> (seat 0)' in "".join(root.itertext())
+    assert '<b>"&amp"</b> (seat 1)' in "".join(root.itertext())
     # A damaged or empty view still gives a picture rather than an error.
     parse(game("nim").render({}, None))
     parse(game("nim").render({"heaps": "x", "taken": [None], "to_move": 3}, None))

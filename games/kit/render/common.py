@@ -15,9 +15,10 @@ MARK = "\u25b6"  # the "to act" arrow, so whose turn it is never rests on colour
 
 
 def seat_label(seat: int, names: Names | None = None) -> str:
-    """``alice (seat 0)`` when the seat's player is known, else ``seat 0``."""
+    """``alice (seat 1)`` when the seat's player is known, else ``seat 1``: seats are numbered
+    from 1 in the pictures, as on the match page and in the move log (seat index + 1)."""
     name = names[seat] if names is not None and 0 <= seat < len(names) else None
-    return f"{name} (seat {seat})" if name else f"seat {seat}"
+    return f"{name} (seat {seat + 1})" if name else f"seat {seat + 1}"
 
 
 def seats_words(seats: Sequence[int], names: Names | None = None) -> str:

@@ -98,9 +98,9 @@ def test_running_and_finished_matches_render_for_seats_and_others(game, client_f
     assert b.post(match_url(match_id, "resign")).status_code == 200
     text, root = picture(c, match_id)  # over: anyone may look, as a spectator
     assert "Spectator view" in text
-    assert root.find(f"{NS}title").text.endswith("Finished (forfeit): alice (seat 0) wins")
+    assert root.find(f"{NS}title").text.endswith("Finished (forfeit): alice (seat 1) wins")
     text, _ = picture(a, match_id)
-    assert "Seen by alice (seat 0)" in text
+    assert "Seen by alice (seat 1)" in text
 
 
 def test_the_current_picture_is_drawn_from_the_match_detail_view(client_for, alice, bob):
@@ -194,7 +194,7 @@ def test_a_match_the_creator_only_watches_is_drawn_as_the_spectator_view(client_
     text, root = picture(a, match_id)
     assert "Spectator view" in text and "Hands are hidden" in text
     assert not [g for g in root.iter(f"{NS}g") if g.get("data-card")]
-    assert "nimalia-bot-1 (seat 0)" in text and "nimalia-bot-1 (seat 1)" in text
+    assert "nimalia-bot-1 (seat 1)" in text and "nimalia-bot-1 (seat 2)" in text
 
 
 # --------------------------------------------------------------------------- past positions

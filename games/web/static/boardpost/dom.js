@@ -128,14 +128,27 @@ export function turnSecondsText(seconds) {
   return `${Math.round(seconds / 3600)} h per turn`;
 }
 
-/** Keep keyboard focus across a re-render: elements carry data-focus="<key>". */
-export function preserveFocus(render) {
+let lostFocus = null; // the data-focus key of a control redrawn disabled while it had the focus
+
+/** Keep keyboard focus across a re-render: elements carry data-focus="<key>". A control that
+ * comes back disabled (a move in flight) hands the focus to `fallback` (focusable, tabindex -1)
+ * and gets it back once it is enabled again, so the focus never drops to the page's body. */
+export function preserveFocus(render, fallback = null) {
   const active = document.activeElement;
-  const key = active?.dataset?.focus;
+  const parked = !active || active === document.body || (fallback && active === fallback);
+  const key = active?.dataset?.focus || (parked ? lostFocus : null);
+  const inside = fallback && active && active !== fallback && fallback.contains(active);
   render();
-  if (key) {
-    const again = document.querySelector(`[data-focus="${CSS.escape(key)}"]`);
-    if (again && again !== document.activeElement) again.focus({ preventScroll: true });
+  if (!key && !inside) return;
+  const again = key ? document.querySelector(`[data-focus="${CSS.escape(key)}"]`) : null;
+  if (again && !again.disabled) {
+    lostFocus = null;
+    if (again !== document.activeElement) again.focus({ preventScroll: true });
+    return;
+  }
+  lostFocus = key;
+  if (fallback && !fallback.contains(document.activeElement)) {
+    fallback.focus({ preventScroll: true });
   }
 }
 

@@ -31,6 +31,12 @@ export function simultaneous() {
 
 export function onNewVersion() {}
 
+/** The status line of a running match in the game's own words: {text, go, deadline (the
+ * words before the deadline's time)}, or null for the usual "Your turn" / "Waiting for ..." line. */
+export function statusText() {
+  return null;
+}
+
 export function describe(entry) {
   const words = (entry.events || []).map((event) => String(event.type || "").replaceAll("_", " "))
     .filter(Boolean);

@@ -37,6 +37,15 @@ export const REASONS = {
 };
 
 const key = ([r, c]) => `${r},${c}`;
+const LETTERS = "ABCDEFGHI";
+/** A cell's name as the move log writes it: column letter, row number ("A9"). */
+export const coordinate = (r, c) => `${LETTERS[c]}${r + 1}`;
+
+/** The cells the newest move took discs from. */
+function lastTaken(entry) {
+  const taken = (entry?.events || []).findLast((event) => event.type === "discs_taken");
+  return new Set(taken ? taken.cells.map(key) : []);
+}
 
 function disc(colour, extra = {}) {
   const info = COLOURS[colour];
@@ -70,8 +79,9 @@ function colourTable(view, you) {
 export function describe(entry, match) {
   for (const event of entry.events || []) {
     if (event.type === "discs_taken") {
-      const cells = event.cells.map(([r, c]) => `${"ABCDEFGHI"[c]}${r + 1}`).join(" ");
-      return `took ${event.cells.length} ${COLOURS[event.color].name} (${COLOURS[event.color].mark}): ${cells}`;
+      const cells = event.cells.map(([r, c]) => coordinate(r, c)).join(", ");
+      const n = event.cells.length;
+      return `took ${n === 1 ? "a" : n} ${COLOURS[event.color].name} disc${n === 1 ? "" : "s"} from ${cells}`;
     }
     if (event.type === "forfeited") return "left the match";
   }
@@ -120,17 +130,26 @@ export function render(container, match, ui) {
     class: ["nibble-board", canMove && "live"], role: "group",
     "aria-label": "Board, 9 by 9: columns A to I, rows 1 to 9; arrow keys move",
   });
+  const last = lastTaken(ui.lastEntry);
+  // Column letters and row numbers as the move log names the cells (A1 top left).
+  const letters = h("div", { class: "board-row coords", "aria-hidden": "true" },
+    h("span", { class: "coord corner" }), [...LETTERS].map((letter) => h("span", { class: "coord" }, letter)));
+  board.append(letters);
   for (let r = 0; r < 9; r += 1) {
-    const row = h("div", { class: "board-row" });
+    const row = h("div", { class: "board-row" },
+      h("span", { class: "coord", "aria-hidden": "true" }, String(r + 1)));
     for (let c = 0; c < 9; c += 1) {
       const colour = view.board[r][c];
       const id = key([r, c]);
-      const coord = `${"ABCDEFGHI"[c]}${r + 1}`;
+      const coord = coordinate(r, c);
+      // Each cell's name is its own (hidden) words, no aria-label: "A9 green, takeable".
       if (colour === null) {
+        const taken = last.has(id);
         row.append(h("button", {
-          type: "button", class: "cell empty", "aria-label": `${coord} empty`,
-          "aria-disabled": "true", dataset: { r, c, focus: `n-${id}` }, tabindex: -1,
-        }));
+          type: "button", class: ["cell", "empty", taken && "last"],
+          "aria-disabled": "true", dataset: { r, c, focus: `n-${id}`, last: taken ? "true" : null },
+          tabindex: -1,
+        }, h("span", { class: "sr-only" }, `${coord} empty${taken ? ", taken by the last move" : ""}`)));
         continue;
       }
       const can = takeable.has(id);
@@ -139,11 +158,12 @@ export function render(container, match, ui) {
         + `${selected ? ", selected" : ""}`;
       row.append(h("button", {
         type: "button", class: ["cell", can && "takeable", selected && "selected"],
-        "aria-label": label, "aria-pressed": selected ? "true" : "false",
+        "aria-pressed": selected ? "true" : "false",
         "aria-disabled": canMove ? null : "true",
         dataset: { r, c, colour, takeable: can ? "true" : "false", focus: `n-${id}` },
         tabindex: -1, onClick: () => toggle(r, c),
-      }, disc(colour), can ? h("span", { class: "mark", "aria-hidden": "true" }, "◆") : null));
+      }, disc(colour), can ? h("span", { class: "mark", "aria-hidden": "true" }, "◆") : null,
+      h("span", { class: "sr-only" }, label)));
     }
     board.append(row);
   }

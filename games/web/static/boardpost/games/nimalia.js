@@ -110,7 +110,7 @@ function roundsOf(view, id) {
 
 function objectives(view) {
   return h("section", { class: "objectives", "aria-labelledby": "obj-h" },
-    h("h3", { id: "obj-h" }, "Objectives"),
+    h("h2", { id: "obj-h" }, "Objectives"),
     h("ul", { class: "plain" }, view.objectives.map((o) => h("li", {
       class: ["objective", o.colour, view.round_card[view.round - 1]?.objectives.includes(o.id) && "now"],
     },
@@ -161,7 +161,7 @@ function scoresTable(view, seatName) {
 
 /** Cells, anchors and overlays of one reserve in a CSS grid of absolute coordinates. */
 function reserveGrid(reserve, { interactive = false, anchors = [], pending = null, cache = {},
-  label, onCell, ghost }) {
+  label, onCell, ghost, last = new Set() }) {
   const visible = new Map(reserve.squares.map((sq) => [`${sq.row},${sq.col}`, sq]));
   const rows = [];
   const cols = [];
@@ -189,14 +189,16 @@ function reserveGrid(reserve, { interactive = false, anchors = [], pending = nul
       const place = { "grid-row": String(r - top + 1), "grid-column": String(c - left + 1) };
       if (!interactive) {
         grid.append(h("span", {
-          class: ["sq", sq ? `t-${sq.terrain}` : "void"], style: place, "aria-hidden": "true",
+          class: ["sq", sq ? `t-${sq.terrain}` : "void", last.has(`${r},${c}`) && "last"],
+          style: place, "aria-hidden": "true",
         }, sq ? squareContent(sq, true) : null));
         continue;
       }
       const text = `Row ${r - top + 1}, column ${c - left + 1}: ${sq ? squareLabel(sq) : "empty"}`
         + `${isAnchor ? ". A card can go here (its top-left square)" : ""}`;
       grid.append(h("button", {
-        type: "button", class: ["sq", sq ? `t-${sq.terrain}` : "void", isAnchor && "anchor"],
+        type: "button",
+        class: ["sq", sq ? `t-${sq.terrain}` : "void", isAnchor && "anchor", last.has(`${r},${c}`) && "last"],
         style: place, "aria-label": text, tabindex: -1,
         dataset: { r, c, anchor: isAnchor ? "true" : "false", focus: `a-${r},${c}` },
         onClick: () => onCell(r, c),
@@ -230,6 +232,19 @@ function reserveGrid(reserve, { interactive = false, anchors = [], pending = nul
   return grid;
 }
 
+const TURNED = { 0: "not turned", 90: "turned a quarter right", 180: "turned upside down",
+  270: "turned a quarter left" };
+
+/** Where a card went, in words: its top-left square against the first card's (row 0, col 0). */
+function placeWords(row, col) {
+  const steps = (n, one, other) => (n === 0 ? null : `${Math.abs(n)} ${n < 0 ? one : other}`);
+  const parts = [steps(row, "up", "down"), steps(col, "left", "right")].filter(Boolean);
+  return parts.length ? `${parts.join(" and ")} from the first card` : "on the first card's place";
+}
+
+const listWords = (items) => (items.length < 2 ? items.join("")
+  : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
 export function describe(entry) {
   const parts = [];
   const events = entry.events || [];
@@ -237,15 +252,16 @@ export function describe(entry) {
   for (const event of events) {
     switch (event.type) {
       case "placement_pending":
-        parts.push(`placed card ${event.card} at row ${event.row}, column ${event.col}, turned ${event.rotation}°`);
+        parts.push(`placed card #${event.card}, ${TURNED[event.rotation] ?? `turned ${event.rotation}°`}, `
+          + `${placeWords(event.row, event.col)} (hidden from the others until everyone has placed)`);
         break;
       case "card_placed": if (!privateMove) parts.push("placed a card (hidden until everyone has)"); break;
-      case "placement_undone": parts.push(`took card ${event.card} back`); break;
+      case "placement_undone": parts.push(`took card #${event.card} back`); break;
       case "placement_withdrawn": if (!privateMove) parts.push("took a card back"); break;
-      case "placements_revealed": parts.push(`round ${event.round} turn ${event.turn}: placements revealed`); break;
-      case "round_scored": parts.push(`round ${event.round} scored: totals ${event.totals.join(" / ")}`); break;
-      case "round_started": parts.push(`round ${event.round} dealt`); break;
-      case "cards_discarded": parts.push(`discarded cards ${event.cards.join(", ")}`); break;
+      case "placements_revealed": parts.push(`everyone has placed: the cards of round ${event.round}, turn ${event.turn} are revealed`); break;
+      case "round_scored": parts.push(`round ${event.round} scored: ${listWords(event.totals.map(String))} points in all`); break;
+      case "round_started": parts.push(`round ${event.round}: new hands dealt`); break;
+      case "cards_discarded": parts.push(`cards ${listWords(event.cards.map((c) => `#${c}`))} discarded`); break;
       case "seat_forfeited": parts.push("left the match (a bot plays on)"); break;
       case "match_ended": parts.push(event.title ? `the match ended: ${event.title}` : "the match ended"); break;
       default: break;
@@ -279,11 +295,22 @@ export function render(container, match, ui) {
   const canPlace = Boolean(legal && !legal.undo && legal.cards.length) && !ui.busy;
   // The detail gives legal moves only to seats the turn waits for, so a seat that has placed
   // gets none, yet it may still take its card back: the view says so (pending, still an actor).
-  const canUndo = Boolean(legal?.undo) || Boolean(seated && view.pending
-    && view.phase === "placing" && (view.actors || []).includes(you));
+  // A placement can be taken back only while another seat still chooses: the last one to
+  // place reveals every card at once. Bots place as soon as the turn reaches them, so a take
+  // back that waits on bots alone would almost never arrive in time: it is not offered then.
+  const othersChoosing = view.placed.map((placed, seat) => seat !== you && !placed
+    && !view.forfeited.includes(seat) ? seat : null).filter((seat) => seat !== null);
+  const humansChoosing = othersChoosing.filter((seat) => !ui.seatIsBot(seat));
+  const canUndo = Boolean(seated && view.pending && view.phase === "placing"
+    && (view.actors || []).includes(you) && humansChoosing.length > 0);
+  const revealsAtOnce = seated && !view.pending && humansChoosing.length === 0;
   const hand = view.hand || [];
   if (!hand.some((c) => c.id === state.card)) state.card = hand[0]?.id ?? null;
   const seatName = (seat) => (seat === you ? "You" : ui.seatName(seat));
+  // The last move: the cards the newest reveal put down, marked in every reserve.
+  const revealed = ui.lastEvent?.("placements_revealed");
+  const lastCards = new Map((revealed?.placements || []).map((p) => [p.seat,
+    new Set([[0, 0], [0, 1], [1, 0], [1, 1]].map(([dr, dc]) => `${p.row + dr},${p.col + dc}`))]));
 
   const status = h("p", { class: "phase" },
     view.phase === "finished" ? "Finished" : `Round ${view.round} of ${view.rounds}`
@@ -299,6 +326,7 @@ export function render(container, match, ui) {
     const selectedSquares = selected ? rotate(selected.squares, state.rotation) : null;
     const grid = reserveGrid(view.reserves[you], {
       interactive: true, anchors: canPlace ? legal.anchors : [], pending: view.pending, cache,
+      last: lastCards.get(you),
       label: "Your reserve: pick a card, then a square for its top-left corner",
       onCell: (r, c) => {
         if (view.pending) {
@@ -344,16 +372,18 @@ export function render(container, match, ui) {
         type: "button", class: "primary", id: "nimalia-undo", disabled: ui.busy,
         onClick: () => ui.submit({ undo: true }),
       }, "Take back") : null);
-    const waiting = view.placed[you] ? "Placed. You can take it back until everyone has placed."
+    const waiting = view.placed[you] ? (canUndo
+      ? "Placed. You can take it back until everyone has placed." : "Placed. Waiting for the others.")
       : canPlace ? "Pick a card, turn it, then click the square for its top-left corner (dots mark them)."
+        + (revealsAtOnce ? " Your card is revealed as soon as you place it: it cannot be taken back." : "")
         : view.phase === "scoring" ? "The round is being scored." : "";
     const over = view.phase === "finished";
     mine = h("section", { class: "nimalia-me", "aria-labelledby": "my-reserve-h" },
-      h("h3", { id: "my-reserve-h" }, "Your reserve ",
+      h("h2", { id: "my-reserve-h" }, "Your reserve ",
         h("span", { class: "muted" }, `· ${view.scores.totals[you]} points`)),
       over ? null : h("p", { class: "hint" }, waiting),
       grid,
-      over ? null : [h("h3", null, "Your hand"), handList, controls]);
+      over ? null : [h("h2", null, "Your hand"), handList, controls]);
     container.onkeydown = (event) => {
       if (!canPlace || event.target.closest("input, select, textarea")) return;
       if (event.key === "r" || event.key === "R") {
@@ -364,7 +394,7 @@ export function render(container, match, ui) {
   }
 
   const others = h("section", { class: "others", "aria-labelledby": "others-h" },
-    h("h3", { id: "others-h" }, seated ? "Every reserve" : "Reserves"),
+    h("h2", { id: "others-h" }, seated ? "Every reserve" : "Reserves"),
     h("div", { class: "reserve-list" }, view.reserves.map((reserve, seat) => h("figure", {
       class: ["reserve-card", seat === you && "mine"],
       dataset: { seat, placed: view.placed[seat], cards: reserve.cards_placed },
@@ -373,7 +403,8 @@ export function render(container, match, ui) {
       ` · ${view.scores.totals[seat]} pts · ${reserve.cards_placed} cards`,
       view.phase === "placing" ? (view.placed[seat] ? " · placed ✓" : " · choosing…") : "",
       view.forfeited.includes(seat) ? " · left (a bot plays)" : ""),
-    reserveGrid(reserve, { label: `${seatName(seat)}'s reserve: ${reserve.squares.length} visible squares` }),
+    reserveGrid(reserve, { label: `${seatName(seat)}'s reserve: ${reserve.squares.length} visible squares`,
+      last: lastCards.get(seat) }),
     ))));
 
   container.append(h("div", { class: "nimalia" },

@@ -53,7 +53,7 @@ export function card(cardData, { small = false, label = true } = {}) {
 }
 
 function cardText(c) {
-  return c ? `${COLOURS[c.frame].mark}/${COLOURS[c.circle].mark}` : "nothing";
+  return c ? `a ${COLOURS[c.frame].name} card with a ${COLOURS[c.circle].name} circle` : "nothing";
 }
 
 export function describe(entry) {
@@ -62,8 +62,8 @@ export function describe(entry) {
     switch (event.type) {
       case "flipped": parts.push(`flipped ${cardText(event.card)}`); break;
       case "placed": parts.push(`placed ${cardText(event.card)} on stack ${event.stack + 1}`); break;
-      case "returned": parts.push("returned a card to the Set"); break;
-      case "recycled": parts.push(`recycled ${event.count} cards`); break;
+      case "returned": parts.push("put a card back under the Set"); break;
+      case "recycled": parts.push(`turned the discard over into the Set (${event.count} cards)`); break;
       case "turn_ended": parts.push(event.auto ? "turn ended (no action left)" : "ended the turn"); break;
       case "forfeited": parts.push("left the match"); break;
       case "match_ended": parts.push("the match ended"); break;
@@ -76,6 +76,24 @@ export function describe(entry) {
 // Race mode has no turns: a move must not fail because another seat moved meanwhile.
 export function simultaneous(match) {
   return match.view?.mode === "race";
+}
+
+// A race has no turns: no "Your turn", and its deadline is the stall guard's.
+export function statusText(match) {
+  if (match.view?.mode !== "race") return null;
+  const seated = match.your_seat !== null && match.your_seat !== undefined;
+  const playing = seated && match.to_act.includes(match.your_seat);
+  return {
+    text: playing ? "Race: play whenever you like, everyone at once" : "Race: everyone plays at once",
+    go: playing,
+    deadline: "ends as a stalemate unless someone places",
+  };
+}
+
+/** The stack the newest move placed a card on (null: none). */
+function lastPlaced(entry) {
+  const placed = (entry?.events || []).findLast((event) => event.type === "placed");
+  return placed ? placed.stack : null;
 }
 
 const ACTION_KEYS = { f: "flip", r: "return", c: "recycle", e: "end_turn" };
@@ -97,21 +115,25 @@ export function render(container, match, ui) {
     onClick: () => ui.submit(move),
   }, text, keyHint ? h("kbd", { "aria-hidden": "true" }, keyHint) : null);
 
+  const last = lastPlaced(ui.lastEntry);
+  // A stack's name is its own words (no aria-label): "Stack 1, red frame, ... 5 cards, fits".
   const stacks = h("div", { class: "stacks", role: "group", "aria-label": "Target stacks" },
     view.stacks.map((stack, index) => {
       const move = { action: "place", stack: index };
       const fits = isLegal(move);
       return h("button", {
-        type: "button", class: ["stack", fits && "legal"], disabled: !canAct || !mine?.discard_top,
-        dataset: { action: "place", stack: index, legal: fits ? "true" : "false", focus: `m-s${index}` },
+        type: "button", class: ["stack", fits && "legal", last === index && "last"],
+        disabled: !canAct || !mine?.discard_top,
+        dataset: { action: "place", stack: index, legal: fits ? "true" : "false", focus: `m-s${index}`,
+          last: last === index ? "true" : null },
         "aria-keyshortcuts": String(index + 1),
-        "aria-label": `Stack ${index + 1}: ${stack.top ? cardName(stack.top) : "empty"}, `
-          + `${stack.height} cards${fits ? ". Your discard top fits here" : ""}`,
         onClick: () => ui.submit(move),
       },
       h("span", { class: "stack-title" }, `Stack ${index + 1}`),
+      h("span", { class: "sr-only" }, `, ${stack.top ? cardName(stack.top) : "empty"}, `),
       card(stack.top, { label: false }),
       h("span", { class: "muted" }, `${stack.height} card${stack.height === 1 ? "" : "s"}`),
+      last === index ? h("span", { class: "last-tag" }, "last move") : null,
       fits ? h("span", { class: "fits" }, "fits ✓") : null);
     }));
 
@@ -119,7 +141,7 @@ export function render(container, match, ui) {
   if (mine) {
     const budget = view.budget_left;
     me = h("section", { class: "nimble-me", "aria-labelledby": "nimble-me-h" },
-      h("h3", { id: "nimble-me-h" }, "Your piles"),
+      h("h2", { id: "nimble-me-h" }, "Your piles"),
       h("div", { class: "piles" },
         h("div", { class: "pile" },
           h("span", { class: "pile-title" }, "Set (face down)"),
@@ -146,7 +168,8 @@ export function render(container, match, ui) {
   const table = h("table", { class: "list nimble-seats" },
     h("caption", null, "Players"),
     h("thead", null, h("tr", null,
-      ["Player", "Cards left", "Set", "Discard", "Discard top", ""].map((t) => h("th", { scope: "col" }, t)))),
+      ["Player", "Cards left", "Set", "Discard", "Discard top"].map((t) => h("th", { scope: "col" }, t)),
+      h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Playing")))),
     h("tbody", null, view.seats.map((seat) => h("tr", {
       class: [seat.seat === you && "mine", view.to_move.includes(seat.seat) && "acting"],
     },

@@ -105,7 +105,15 @@ export async function render(main, _params, ctx) {
 
   function renderActivity() {
     clear(activity).append(h("h2", { id: "h-activity" }, "Activity"));
-    const events = [...ctx.feed.recent].reverse();
+    // One "Your turn" line per match: a bot's every move hands the turn back, and only the
+    // newest of those says anything.
+    const seenTurn = new Set();
+    const events = [...ctx.feed.recent].reverse().filter((event) => {
+      if (event.type !== "your_turn") return true;
+      if (seenTurn.has(event.match)) return false;
+      seenTurn.add(event.match);
+      return true;
+    });
     if (!events.length) {
       activity.append(h("p", { class: "muted" }, "Nothing yet."));
       return;

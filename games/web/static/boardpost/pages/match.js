@@ -8,6 +8,7 @@ import {
   clear, deadlineTag, h, link, notice, preserveFocus, timeTag, turnSecondsText,
 } from "../dom.js";
 import { consistent, goalLine, myTurn, ordinal, statusText } from "../matchinfo.js";
+import { afterMatch } from "../aftermatch.js";
 
 const RUNNING = new Set(["open", "active"]);
 
@@ -22,14 +23,20 @@ export async function render(main, [id], ctx) {
   const root = h("article", { id: "match", class: "match", "aria-busy": "true" });
   const head = h("header", { class: "match-head" });
   const message = h("div", { id: "move-message", class: "move-message", role: "alert" });
-  const board = h("section", { id: "board", class: "board-area", "aria-label": "Position" });
+  // tabindex -1: where the keyboard focus goes when the focused control is redrawn disabled
+  // (a move in flight), so the game's keys keep working.
+  const board = h("section", { id: "board", class: "board-area", "aria-label": "Position",
+    tabindex: "-1" });
   const logList = h("ol", { class: "log", id: "move-log" });
   const logBox = h("section", { class: "log-box", "aria-labelledby": "log-h" },
     h("h2", { id: "log-h" }, "Moves"), logList);
   const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
     "aria-labelledby": "replay-h" });
-  root.append(head, message, board, h("div", { class: "below" }, replayBox, logBox));
+  root.append(head, message,
+    h("div", { class: "match-body" }, board, h("aside", { class: "match-side" }, logBox)),
+    replayBox);
   main.append(root);
+  const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });
 
   let match = null;
   let etag = null;
@@ -45,6 +52,19 @@ export async function render(main, [id], ctx) {
     rerender: () => renderBoard(),
     say: (text) => say(text),
     seatName: (seat) => (match.seats[seat]?.player?.username || `Seat ${seat + 1}`),
+    seatIsBot: (seat) => Boolean(match.seats[seat]?.player?.is_bot),
+    // The newest move-log entry (its events), for the game to mark the last move.
+    get lastEntry() {
+      return log.findLast((entry) => entry.kind === "move") || null;
+    },
+    /** The newest event of this type in the log (null: none). */
+    lastEvent: (type) => {
+      for (let i = log.length - 1; i >= 0; i -= 1) {
+        const found = (log[i].events || []).findLast((event) => event.type === type);
+        if (found) return found;
+      }
+      return null;
+    },
     boardPicture: () => boardSvg(null),
   };
   let game = null; // the game's module, loaded by the match's slug before the first drawing
@@ -235,12 +255,21 @@ export async function render(main, [id], ctx) {
         h("p", { class: "facts muted" }, facts.join(" · "), " · started ",
           m.started_at ? timeTag(m.started_at) : "not yet")),
       seats,
-      h("p", { class: ["status-line", myTurn(m) && "go"], id: "status-line" },
-        myTurn(m) ? "▶ " : "", statusText(m),
-        m.status === "active" && m.deadline ? " · " : "",
-        m.status === "active" && m.deadline ? deadlineTag(m.deadline) : ""),
+      statusLine(m),
       actions,
       goalLine(m, h, link));
+  }
+
+  function statusLine(m) {
+    // A game may word a running match its own way (a Nimble race has no turns).
+    const own = m.status === "active" ? game.statusText(m) : null;
+    const go = own ? own.go : myTurn(m);
+    const deadline = m.status === "active" && m.deadline;
+    return h("p", { class: ["status-line", go && "go"], id: "status-line" },
+      go ? "▶ " : "", own ? own.text : statusText(m),
+      deadline ? " · " : "",
+      deadline && own?.deadline ? h("span", { class: "deadline" }, `${own.deadline} `,
+        timeTag(m.deadline)) : deadline ? deadlineTag(m.deadline) : "");
   }
 
   function renderBoard() {
@@ -254,7 +283,7 @@ export async function render(main, [id], ctx) {
         return;
       }
       game.render(board, match, ui);
-    });
+    }, board);
   }
 
   function actorName(entry) {
@@ -276,7 +305,11 @@ export async function render(main, [id], ctx) {
     }
     if (!log.length) logList.append(h("li", { class: "muted" }, "No moves yet."));
     logList.scrollTop = logList.scrollHeight;
-    if (match) renderHead();
+    if (match) {
+      renderHead();
+      renderBoard();
+      aftermath.update(match, log);
+    }
   }
 
   // ---------------------------------------------------------------- replay
@@ -291,7 +324,8 @@ export async function render(main, [id], ctx) {
     if (seq !== null && svgCache.has(seq)) return svgCache.get(seq);
     const query = seq === null ? "" : `?seq=${seq}`;
     const response = await fetch(`/api/matches/${id}/board.svg${query}`, {
-      headers: { Authorization: `Token ${session.token}` }, signal, credentials: "omit",
+      headers: session.token ? { Authorization: `Token ${session.token}` } : {}, signal,
+      credentials: "omit",
     });
     if (!response.ok) {
       let body = null;
@@ -317,18 +351,20 @@ export async function render(main, [id], ctx) {
     const output = h("output", { id: "replay-position", for: "replay-seq" });
     const image = h("img", { id: "replay-board", alt: "", class: "replay-board" });
     const caption = h("p", { id: "replay-caption", class: "caption", "aria-live": "polite" });
-    const button = (label, text, to) => h("button", {
-      type: "button", "aria-label": label, onClick: () => replayTo(to()),
-    }, text);
+    // The visible word is the button's name; the arrows are decoration.
+    const button = (label, word, to, before = "", after = "") => h("button", {
+      type: "button", title: label, onClick: () => replayTo(to()),
+    }, before ? h("span", { "aria-hidden": "true" }, `${before} `) : null, word,
+    after ? h("span", { "aria-hidden": "true" }, ` ${after}`) : null);
     range.addEventListener("input", () => replayTo(Number(range.value)));
     clear(replayBox).append(
       h("h2", { id: "replay-h" }, "Replay"),
       h("div", { class: "replay-controls" },
-        button("First position", "« First", () => 0),
-        button("Previous move", "◀ Prev", () => Math.max(0, replaySeq - 1)),
+        button("The starting position", "First", () => 0, "«"),
+        button("The position before", "Previous", () => Math.max(0, replaySeq - 1), "◀"),
         range,
-        button("Next move", "Next ▶", () => Math.min(last, replaySeq + 1)),
-        button("Last position", "Last »", () => last),
+        button("The position after", "Next", () => Math.min(last, replaySeq + 1), "", "▶"),
+        button("The final position", "Last", () => last, "", "»"),
         output),
       h("figure", null, image, h("figcaption", null, caption)));
     replayBox.hidden = false;
@@ -389,7 +425,11 @@ export async function render(main, [id], ctx) {
     }
     throw error;
   }
-  let after = await loadLog();
+  // Resume the live updates from the version the page shows: a move that commits between the
+  // match read and the log read is then in the first answer (and prompts a new read), where
+  // resuming from the log's newest entry would wait a whole long-poll for the next one.
+  const logged = await loadLog();
+  let after = Math.min(logged, match.version);
   if (!RUNNING.has(match.status)) {
     setUpReplay();
   } else {
