@@ -39,7 +39,7 @@ def test_other_paths_stay_json_404s(client, path):
 
 
 def test_the_api_keeps_its_urls(client):
-    response = client.get("/api/games")
+    response = client.get("/api/me")
     assert response.status_code == 401
     assert response.json()["code"] == "not_authenticated"
 

@@ -4,6 +4,7 @@ import { api, live, onSignedOut, session } from "./api.js";
 import { loadGames } from "./catalog.js";
 import { clear, h, link, notice } from "./dom.js";
 import * as auth from "./pages/auth.js";
+import * as home from "./pages/home.js";
 import * as inbox from "./pages/inbox.js";
 import * as leaderboards from "./pages/leaderboards.js";
 import * as lobby from "./pages/lobby.js";
@@ -13,16 +14,17 @@ import * as player from "./pages/player.js";
 import * as rules from "./pages/rules.js";
 import * as tutorial from "./pages/tutorial.js";
 import { myTurn } from "./matchinfo.js";
+import { isGuest } from "./playnow.js";
 
 const ROUTES = [
-  [/^\/$/, () => (session.token ? inbox : auth), true],
+  [/^\/$/, () => home, false],
   [/^\/signin\/?$/, () => auth, false],
   [/^\/inbox\/?$/, () => inbox, true],
   [/^\/lobby\/?$/, () => lobby, true],
   [/^\/notifications\/?$/, () => notifications, true],
-  [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, true],
-  [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, true],
-  [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, true],
+  [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, false],
+  [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, false],
+  [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, false],
   [/^\/rules(?:\/([a-z][a-z0-9_]*))?\/?$/, () => rules, false],
   [/^\/tutorial\/([a-z][a-z0-9_]*)\/?$/, () => tutorial, false],
 ];
@@ -119,10 +121,12 @@ function renderNav() {
       item("/leaderboards", "Leaderboards"),
       item("/rules", "Rules"),
       item("/notifications", "Notifications"),
-      item(`/player/${session.username}`, session.username),
+      isGuest() ? item("/signin", "Sign up", h("span", { class: "tag" }, "guest"))
+        : item(`/player/${session.username}`, session.username),
       h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut }, "Sign out")),
     );
   } else {
+    list.append(item("/", "Play"), item("/leaderboards", "Leaderboards"));
     list.append(item("/rules", "Rules"));
     list.append(item("/signin", "Sign in"));
   }
@@ -174,10 +178,10 @@ async function route() {
   clear(main);
   try {
     // The games' names and modules, once per page load: pages then name any game at once.
-    if (session.token) await loadGames().catch(() => {});
+    await loadGames().catch(() => {});
     if (current?.controller !== controller) return;
     const cleanup = await page.render(main, params, {
-      signal: controller.signal, navigate, feed, signedIn,
+      signal: controller.signal, navigate, feed, signedIn, startGuest,
       query: new URLSearchParams(location.search),
     });
     if (current?.controller === controller) current.cleanup = cleanup;
@@ -215,6 +219,13 @@ onSignedOut(() => {
   notice("Your session ended; please sign in again.", "error");
   navigate(`/signin?next=${encodeURIComponent(location.pathname)}`, { replace: true });
 });
+
+/** A new guest account (a visitor who pressed "Play a bot now"): keep it, follow its feed. */
+export function startGuest(token, username) {
+  session.save(token, username);
+  feed.start();
+  renderNav();
+}
 
 /** After sign-in or registration. */
 export function signedIn(token, username, next) {

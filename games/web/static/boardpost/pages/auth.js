@@ -2,6 +2,7 @@
 
 import { api, session } from "../api.js";
 import { h } from "../dom.js";
+import { isGuest } from "../playnow.js";
 
 function field(label, input, hint) {
   const id = input.id;
@@ -55,8 +56,29 @@ function describe(err) {
 // The name this client's tokens get in the account's token list (GET /api/auth/tokens).
 const TOKEN_NAME = "web client";
 
+function guestSignUp(ctx, next) {
+  // A guest signs up in place (POST /api/auth/guest/convert): the account keeps its matches.
+  const node = form({
+    id: "signup", title: "Sign up and keep your matches", submitLabel: "Sign up",
+    autocomplete: "new-password", hint: "3-30 letters, digits, '_', '.' or '-'.",
+    onSubmit: async (username, password) => {
+      const body = await api.post("/api/auth/guest/convert",
+        { username, password, token_name: TOKEN_NAME });
+      ctx.signedIn(body.token, body.username, next || "/");
+    },
+  });
+  node.querySelector("h2").after(h("p", { class: "muted" },
+    `You are playing as ${session.username}. Choose a name and a password: your matches `
+    + "stay yours, and you can then play people and be rated."));
+  return node;
+}
+
 export async function render(main, _params, ctx) {
   const next = ctx.query.get("next");
+  if (isGuest()) {
+    main.append(h("h1", null, "Sign up"), h("div", { class: "columns" }, guestSignUp(ctx, next)));
+    return;
+  }
   if (session.token) {
     ctx.navigate(next || "/", { replace: true });
     return;

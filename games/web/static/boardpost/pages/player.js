@@ -1,6 +1,6 @@
 // A player: current rating per game, and each game's rating history as a chart and a table.
 
-import { allPages, api } from "../api.js";
+import { allPages, api, request, session } from "../api.js";
 import { gameName } from "../catalog.js";
 import { dateTime, h, link, put } from "../dom.js";
 import { ordinal } from "../matchinfo.js";
@@ -32,6 +32,37 @@ function historySection(username, rating, changes) {
           + `${c.rating_after - c.rating_before})`)))))) : null);
 }
 
+/** On one's own page: keep my matches private (PATCH /api/me/settings). */
+async function privacySection(signal) {
+  const settings = await api.get("/api/me/settings", { signal });
+  const box = h("input", { type: "checkbox", id: "matches-private",
+    checked: settings.matches_private, "aria-describedby": "matches-private-hint" });
+  const status = h("span", { class: "muted", role: "status", id: "matches-private-status" });
+  box.addEventListener("change", async () => {
+    box.disabled = true;
+    status.textContent = "";
+    try {
+      const saved = (await request("PATCH", "/api/me/settings",
+        { body: { matches_private: box.checked } })).data;
+      box.checked = saved.matches_private;
+      status.textContent = saved.matches_private ? "Your matches are private now."
+        : "Your finished matches are public now.";
+    } catch (error) {
+      box.checked = !box.checked;
+      status.textContent = error.message;
+    } finally {
+      box.disabled = false;
+    }
+  });
+  return h("section", { class: "card", "aria-labelledby": "privacy-h", id: "privacy" },
+    h("h2", { id: "privacy-h" }, "Privacy"),
+    h("div", { class: "field checkbox" }, box,
+      h("label", { for: "matches-private" }, "Keep my matches private"), " ", status),
+    h("small", { id: "matches-private-hint" },
+      "Private matches, finished ones included, are seen only by their players: not by "
+      + "other players nor by visitors who are not signed in."));
+}
+
 export async function render(main, [username], ctx) {
   const { signal } = ctx;
   const player = await api.get(`/api/players/${encodeURIComponent(username)}`, { signal });
@@ -39,10 +70,12 @@ export async function render(main, [username], ctx) {
     `/api/players/${encodeURIComponent(username)}/ratings/${rating.game}/history?limit=200`,
     1000, signal)));
   put(main,
-    h("h1", null, player.username, player.is_bot ? h("span", { class: "tag" }, "bot") : null),
+    h("h1", null, player.username, player.is_bot ? h("span", { class: "tag" }, "bot") : null,
+      player.is_guest ? h("span", { class: "tag" }, "guest") : null),
     h("p", { class: "muted" }, player.is_bot
       ? `${gameName(player.bot_game)} bot, level ${player.bot_level}`
-      : `Playing since ${dateTime(player.date_joined)}`),
+      : `${player.is_guest ? "Playing as a guest since" : "Playing since"} `
+        + `${dateTime(player.date_joined)}`),
     h("table", { class: "list ratings", id: "ratings" },
       h("caption", null, "Current ratings"),
       h("thead", null, h("tr", null, ["Game", "Rating", "Rated matches", ""]
@@ -57,4 +90,7 @@ export async function render(main, [username], ctx) {
         h("td", { colspan: 4, class: "muted" }, "No rated matches yet.")))),
     player.ratings.map((rating, i) => historySection(username, rating, histories[i])),
   );
+  if (session.token && session.username === player.username && !player.is_guest) {
+    main.append(await privacySection(signal));
+  }
 }

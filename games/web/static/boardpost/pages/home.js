@@ -1,0 +1,43 @@
+// The home page. A visitor: what is played here, "Play a bot now" for each game (no account
+// needed: a guest account is made on the way), and the way to sign in. A player: the inbox,
+// then "Play a bot now".
+
+import { session } from "../api.js";
+import { loadGames } from "../catalog.js";
+import { h, link } from "../dom.js";
+import { isGuest, playNowButtons } from "../playnow.js";
+import * as auth from "./auth.js";
+import * as inbox from "./inbox.js";
+
+function playSection(ctx, games, headingLevel) {
+  return h("section", { class: "play-now-section", "aria-labelledby": "play-now-h" },
+    h(headingLevel, { id: "play-now-h" }, "Play a bot now"),
+    h("p", { class: "muted" }, session.token
+      ? "A new match against a level-1 bot, with the options for a first game."
+      : "One click, no account needed: you play as a guest and can sign up later, keeping "
+        + "your matches."),
+    playNowButtons(ctx, { games }));
+}
+
+export async function render(main, params, ctx) {
+  const games = await loadGames();
+  if (!session.token) {
+    // The welcome, the sign-in and sign-up forms, and "Play a bot now" first of all.
+    await auth.render(main, params, ctx);
+    const lead = main.querySelector(".lead");
+    const section = playSection(ctx, games, "h2");
+    if (lead) lead.after(section);
+    else main.prepend(section);
+    main.append(h("p", { class: "muted" }, link("/leaderboards", "Leaderboards"),
+      " and finished matches are open to everyone."));
+    return undefined;
+  }
+  const cleanup = await inbox.render(main, params, ctx);
+  if (isGuest()) {
+    main.prepend(h("p", { class: "guest-banner card", id: "guest-banner" },
+      "You are playing as a guest (unrated, against bots). ",
+      link("/signin", "Sign up"), " to keep your matches, play people and be rated."));
+  }
+  main.append(playSection(ctx, games, "h2"));
+  return cleanup;
+}
