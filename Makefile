@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint clients bench bench-api bench-sweep profile-moves clean
+.PHONY: run test lint clients messages bench bench-api bench-sweep profile-moves clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,13 +13,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+## make messages: compile the message catalogues (locale/<lang>/LC_MESSAGES/*.po to .mo), those
+## that changed; GNU gettext's msgfmt checks them where installed (docs/i18n.md)
+messages: $(STAMP)
+	$(BIN)/python -m config.catalogues
+
 ## make run: migrate and serve the API with working bots on embedded defaults
-run: $(STAMP)
+run: $(STAMP) messages
 	$(BIN)/python scripts/run_local.py --port $(PORT)
 
 ## make test: the checks below, then the whole suite (PostgreSQL and Redis when DATABASE_URL /
 ## CELERY_BROKER_URL are set)
-test: lint clients
+test: lint clients messages
 	$(BIN)/python -m pytest
 
 ## make clients: the TypeScript client check (needs node and npm): types generated from

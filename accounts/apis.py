@@ -3,6 +3,7 @@ or script; each can expire; list them, revoke one or all)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -199,6 +200,6 @@ class CurrentTokenApi(APIView):
     def delete(self, request):
         """Revoke the token this request was sent with (sign out on this device only)."""
         if not isinstance(request.auth, ApiToken):
-            raise TokenNotFound("This request was not sent with an API token.")
+            raise TokenNotFound(_("This request was not sent with an API token."))
         services.token_revoke(user=request.user, token_id=request.auth.pk)
         return Response(status=status.HTTP_204_NO_CONTENT)

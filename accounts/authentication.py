@@ -17,10 +17,12 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.models import ApiToken, token_digest
+from config.i18n import activate_user_language
 
 _MAX_ENTRIES = 10_000
 
@@ -31,6 +33,13 @@ class CachedTokenAuthentication(TokenAuthentication):
     # key -> (monotonic time the memory ends, user, token)
     _entries: dict[str, tuple[float, Any, Any]] = {}
 
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        # The caller is known from here on: answer in their own language, if they chose one.
+        result = super().authenticate(request)
+        if result is not None:
+            activate_user_language(request, result[0])
+        return result
+
     def authenticate_credentials(self, key: str) -> tuple[Any, ApiToken]:
         now = time.monotonic()
         entry = self._entries.get(key)
@@ -39,14 +48,14 @@ class CachedTokenAuthentication(TokenAuthentication):
         try:
             token = ApiToken.objects.select_related("user").get(digest=token_digest(key))
         except ApiToken.DoesNotExist:
-            raise AuthenticationFailed("Invalid token.") from None
+            raise AuthenticationFailed(_("Invalid token.")) from None
         remaining = None
         if token.expires is not None:
             remaining = (token.expires - timezone.now()).total_seconds()
             if remaining <= 0:
-                raise AuthenticationFailed("Token has expired.")
+                raise AuthenticationFailed(_("Token has expired."))
         if not token.user.is_active:
-            raise AuthenticationFailed("User inactive or deleted.")
+            raise AuthenticationFailed(_("User inactive or deleted."))
         ttl = float(settings.TOKEN_CACHE_SECONDS)
         if remaining is not None:
             ttl = min(ttl, remaining)

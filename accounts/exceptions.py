@@ -1,5 +1,6 @@
 """Coded errors of the accounts service."""
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 
 from config.exceptions import ApplicationError, Conflict, NotFound
@@ -8,35 +9,35 @@ from config.exceptions import ApplicationError, Conflict, NotFound
 class UsernameTaken(ApplicationError):
     code = "username_taken"
     http_status = status.HTTP_409_CONFLICT
-    default_message = "That username is taken."
+    default_message = _("That username is taken.")
 
 
 class InvalidPassword(ApplicationError):
     code = "invalid_password"
     http_status = status.HTTP_400_BAD_REQUEST
-    default_message = "The password is not acceptable."
+    default_message = _("The password is not acceptable.")
 
 
 class InvalidCredentials(ApplicationError):
     code = "authentication_failed"
     http_status = status.HTTP_401_UNAUTHORIZED
-    default_message = "Wrong username or password."
+    default_message = _("Wrong username or password.")
 
 
 class PlayerNotFound(NotFound):
-    default_message = "No such player."
+    default_message = _("No such player.")
 
 
 class TokenNotFound(NotFound):
-    default_message = "No such token."
+    default_message = _("No such token.")
 
 
 class NotAGuest(Conflict):
     code = "not_a_guest"
-    default_message = "Only a guest account can be converted; this one is signed up already."
+    default_message = _("Only a guest account can be converted; this one is signed up already.")
 
 
 class GuestNotAllowed(ApplicationError):
     code = "guest_not_allowed"
     http_status = status.HTTP_403_FORBIDDEN
-    default_message = "Guests cannot do this; sign up (keeping your matches) first."
+    default_message = _("Guests cannot do this; sign up (keeping your matches) first.")

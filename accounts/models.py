@@ -31,6 +31,9 @@ class User(AbstractUser):
     matches_private = models.BooleanField(default=False)
     # When a guest last did something (created, or made a match); idle guests are cleaned up.
     last_active_at = models.DateTimeField(null=True, blank=True)
+    # The language the player reads Boardpost in (one of settings.LANGUAGES, e.g. "fr"); empty
+    # to follow the client's Accept-Language. Set with PATCH /api/me (config.i18n).
+    language = models.CharField(max_length=16, blank=True, default="")
 
     class Meta:
         constraints = [

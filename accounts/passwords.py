@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 
 class NotBlankValidator:
@@ -17,7 +18,7 @@ class NotBlankValidator:
     def validate(self, password: str, user: Any = None) -> None:
         visible = sum(1 for char in password if not char.isspace())
         if visible == 0:
-            raise ValidationError("The password cannot be blank or only whitespace.",
+            raise ValidationError(_("The password cannot be blank or only whitespace."),
                                   code="password_blank")
         if visible < self.min_visible:
             raise ValidationError(

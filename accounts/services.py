@@ -122,10 +122,19 @@ def guest_touch(user: User) -> None:
         User.objects.filter(pk=user.pk).update(last_active_at=user.last_active_at)
 
 
-def user_settings_update(*, user: User, matches_private: bool | None = None) -> User:
+def user_settings_update(*, user: User, matches_private: bool | None = None,
+                         language: str | None = None) -> User:
+    """Change the caller's settings; ``language`` is a code of settings.LANGUAGES, or "" to
+    follow the client's Accept-Language (the API checks it)."""
+    changed: dict[str, object] = {}
     if matches_private is not None and matches_private != user.matches_private:
         user.matches_private = matches_private
-        User.objects.filter(pk=user.pk).update(matches_private=matches_private)
+        changed["matches_private"] = matches_private
+    if language is not None and language != user.language:
+        user.language = language
+        changed["language"] = language
+    if changed:
+        User.objects.filter(pk=user.pk).update(**changed)
     return user
 
 

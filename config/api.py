@@ -15,6 +15,8 @@ import orjson
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.extensions import OpenApiSerializerExtension
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import pagination, serializers
@@ -44,11 +46,11 @@ class StrictSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         if not isinstance(data, dict):
             raise serializers.ValidationError(
-                {"non_field_errors": ["The request body must be a JSON object."]}
+                {"non_field_errors": [_("The request body must be a JSON object.")]}
             )
         unknown = sorted(set(data) - set(self.fields))
         if unknown:
-            raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+            raise serializers.ValidationError({name: [_("Unknown field.")] for name in unknown})
         wrong = {name: [problem] for name, value in data.items()
                  if (problem := type_problem(self.fields[name], value, self.from_query))}
         if wrong:
@@ -73,26 +75,26 @@ def type_problem(field: serializers.Field, value: Any, from_query: bool) -> str 
         return None
     if isinstance(field, serializers.BooleanField):
         ok = value in ("true", "false") if from_query else isinstance(value, bool)
-        return None if ok else "Must be a boolean: true or false."
+        return None if ok else _("Must be a boolean: true or false.")
     if isinstance(field, serializers.IntegerField):
         if from_query:
             ok = isinstance(value, str) and _DECIMAL.fullmatch(value) is not None
         else:
             ok = isinstance(value, int) and not isinstance(value, bool)
-        return None if ok else "Must be an integer."
+        return None if ok else _("Must be an integer.")
     if from_query:
         return None
     if isinstance(field, serializers.ChoiceField):
         choices = list(field.choices)
         if choices and all(isinstance(c, int) and not isinstance(c, bool) for c in choices):
             ok = isinstance(value, int) and not isinstance(value, bool)
-            return None if ok else "Must be an integer."
-        return None if isinstance(value, str) else "Must be a string."
+            return None if ok else _("Must be an integer.")
+        return None if isinstance(value, str) else _("Must be a string.")
     if isinstance(field, serializers.FloatField):
         ok = isinstance(value, int | float) and not isinstance(value, bool)
-        return None if ok else "Must be a number."
+        return None if ok else _("Must be a number.")
     if isinstance(field, serializers.CharField | serializers.DateTimeField):
-        return None if isinstance(value, str) else "Must be a string."
+        return None if isinstance(value, str) else _("Must be a string.")
     return None
 
 
@@ -102,28 +104,29 @@ def type_problem(field: serializers.Field, value: Any, from_query: bool) -> str 
 # the position ``p``.
 CURSOR_OFFSET_CUTOFF = 1000
 CURSOR_MAX_LENGTH = 1000
-INVALID_CURSOR = "Invalid cursor: pass a `next` or `previous` link's cursor as it is."
+INVALID_CURSOR = gettext_lazy(
+    "Invalid cursor: pass a `next` or `previous` link's cursor as it is.")
 
 
 def cursor_problem(encoded: str) -> str | None:
     """Why ``encoded`` is not a cursor this API issues (None when it could be one)."""
     if len(encoded) > CURSOR_MAX_LENGTH:
-        return INVALID_CURSOR
+        return str(INVALID_CURSOR)
     try:
         text = b64decode(encoded.encode("ascii"), validate=True).decode("ascii")
         tokens = parse.parse_qs(text, keep_blank_values=True, strict_parsing=True)
     except (ValueError, UnicodeError):
-        return INVALID_CURSOR
+        return str(INVALID_CURSOR)
     if set(tokens) - {"o", "r", "p"} or any(len(values) != 1 for values in tokens.values()):
-        return INVALID_CURSOR
+        return str(INVALID_CURSOR)
     offset = tokens.get("o", ["0"])[0]
     if not offset.isdigit() or not offset.isascii() or int(offset) > CURSOR_OFFSET_CUTOFF:
-        return INVALID_CURSOR
+        return str(INVALID_CURSOR)
     if tokens.get("r", ["0"])[0] not in ("0", "1"):
-        return INVALID_CURSOR
+        return str(INVALID_CURSOR)
     position = tokens.get("p", [""])[0]
     if not position.isprintable():
-        return INVALID_CURSOR
+        return str(INVALID_CURSOR)
     return None
 
 
@@ -180,9 +183,10 @@ class BoundedJSONParser(JSONParser):
         try:
             data = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
         except RecursionError:
-            raise ParseError("The request body is nested too deeply.") from None
+            raise ParseError(_("The request body is nested too deeply.")) from None
         except (ValueError, UnicodeDecodeError) as exc:
-            raise ParseError(f"The request body is not valid JSON: {exc}") from exc
+            raise ParseError(_("The request body is not valid JSON: %(reason)s")
+                             % {"reason": exc}) from exc
         _check_tree(data)
         return data
 
@@ -199,10 +203,10 @@ def _check_tree(data: Any) -> None:
             try:
                 value.encode("utf-8")
             except UnicodeEncodeError:
-                raise ParseError("The request body holds an invalid Unicode string.") from None
+                raise ParseError(_("The request body holds an invalid Unicode string.")) from None
         elif isinstance(value, dict | list):
             if depth >= MAX_JSON_DEPTH:
-                raise ParseError("The request body is nested too deeply.")
+                raise ParseError(_("The request body is nested too deeply."))
             if isinstance(value, dict):
                 stack.extend((key, depth + 1) for key in value)
                 stack.extend((item, depth + 1) for item in value.values())
@@ -357,7 +361,7 @@ def error_codes_hook(result: dict[str, Any], generator: Any, request: Any,
 
 
 def json_not_found(request: Any, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(envelope("not_found", "Not found."), status=404)
+    return JsonResponse(envelope("not_found", _("Not found.")), status=404)
 
 
 def json_server_error(request: Any) -> JsonResponse:
@@ -366,12 +370,12 @@ def json_server_error(request: Any) -> JsonResponse:
     exc = sys.exc_info()[1]
     if exc is not None and is_database_unavailable(exc):
         return database_unavailable_response(exc)
-    return JsonResponse(envelope("server_error", "Internal server error."), status=500)
+    return JsonResponse(envelope("server_error", _("Internal server error.")), status=500)
 
 
 def json_bad_request(request: Any, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(envelope("bad_request", "Bad request."), status=400)
+    return JsonResponse(envelope("bad_request", _("Bad request.")), status=400)
 
 
 def json_permission_denied(request: Any, exception: Exception | None = None) -> JsonResponse:
-    return JsonResponse(envelope("permission_denied", "Permission denied."), status=403)
+    return JsonResponse(envelope("permission_denied", _("Permission denied.")), status=403)

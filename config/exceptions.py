@@ -14,7 +14,7 @@ closed by the server, too many clients, no pooled connection free in time) is an
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -25,6 +25,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError, connections
 from django.http import Http404, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -93,7 +95,10 @@ class ApplicationError(Exception):
 
     code = "application_error"
     http_status = status.HTTP_400_BAD_REQUEST
-    default_message = "The request could not be completed."
+    # Messages are for people, in the caller's language: a subclass's default is marked with
+    # gettext_lazy, a message given when raising with gettext (the raise happens inside the
+    # view, where the caller's language is active). The code never changes with the language.
+    default_message: Any = gettext_lazy("The request could not be completed.")
 
     def __init_subclass__(cls, *, listed: bool = True, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -102,7 +107,7 @@ class ApplicationError(Exception):
                                _first_line(cls.__doc__) or cls.default_message)
 
     def __init__(self, message: str | None = None, **extra: Any) -> None:
-        self.message = message or self.default_message
+        self.message: Any = message or self.default_message
         self.extra = extra
         super().__init__(self.message)
 
@@ -110,7 +115,7 @@ class ApplicationError(Exception):
 class NotFound(ApplicationError):
     code = "not_found"
     http_status = status.HTTP_404_NOT_FOUND
-    default_message = "Not found."
+    default_message = gettext_lazy("Not found.")
 
 
 class Conflict(ApplicationError, listed=False):
@@ -121,7 +126,7 @@ class Conflict(ApplicationError, listed=False):
 class RequestTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "request_too_large"
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
 
 
 class CodedError(Protocol):
@@ -135,16 +140,23 @@ class CodedError(Protocol):
 # Exception class -> (HTTP status by code, status for any other code). Filled by the apps at
 # start-up (their AppConfig.ready), so this module needs to know none of them.
 _REGISTERED_STATUS: dict[type[Exception], tuple[dict[str, int], int]] = {}
+# Exception class -> what its message says in the active language (for errors raised below the
+# web layer, such as the engines', whose messages are English).
+_REGISTERED_MESSAGE: dict[type[Exception], Callable[[Any], str]] = {}
 
 
 def register_error_status(exception_class: type[Exception], status_by_code: Mapping[str, int],
-                          *, default: int = status.HTTP_400_BAD_REQUEST) -> None:
+                          *, default: int = status.HTTP_400_BAD_REQUEST,
+                          message: Callable[[Any], str] | None = None) -> None:
     """Answer ``exception_class`` and its subclasses with the envelope, at the status their
     ``code`` maps to (``default`` for a code not in the map). The class's instances must have
     ``code``, ``message`` and ``extra`` (see ``CodedError``). Each code of the map is declared
     in the code registry, described by the first line of the docstring of the subclass that
-    has it."""
+    has it. ``message``, if given, makes the envelope's message of such an error in the active
+    language (the default is the error's own ``message``)."""
     _REGISTERED_STATUS[exception_class] = (dict(status_by_code), default)
+    if message is not None:
+        _REGISTERED_MESSAGE[exception_class] = message
     docs: dict[str, str] = {}
     pending = [exception_class]
     while pending:
@@ -175,8 +187,17 @@ DRF_CODE_NAMES = {
 }
 
 
-def envelope(code: str, message: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"code": code, "message": message, "extra": extra or {}}
+def registered_message(exc: Exception) -> str:
+    """``exc``'s message in the active language (see ``register_error_status``)."""
+    for cls in type(exc).__mro__:
+        if cls in _REGISTERED_MESSAGE:
+            return _REGISTERED_MESSAGE[cls](exc)
+    return str(getattr(exc, "message", exc))
+
+
+def envelope(code: str, message: Any, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    # str(): a lazily translated message becomes text in the active language here.
+    return {"code": code, "message": str(message), "extra": extra or {}}
 
 
 def _to_drf(exc: Exception) -> Exception:
@@ -215,7 +236,8 @@ def database_unavailable(exc: BaseException) -> tuple[dict[str, Any], dict[str, 
     _drop_broken_connections()
     seconds = retry_after_seconds()
     body = envelope(SERVICE_UNAVAILABLE,
-                    f"The service is temporarily unavailable. Retry in {seconds} seconds.",
+                    _("The service is temporarily unavailable. Retry in %(seconds)d seconds.")
+                    % {"seconds": seconds},
                     {"retry_after": seconds})
     return body, {"Retry-After": str(seconds)}
 
@@ -260,14 +282,14 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if http_status is not None:
         set_rollback()
         coded = cast(CodedError, exc)
-        return Response(envelope(coded.code, coded.message, dict(coded.extra)),
-                        status=http_status)
+        text = coded.message if isinstance(exc, ApplicationError) else registered_message(exc)
+        return Response(envelope(coded.code, text, dict(coded.extra)), status=http_status)
     exc = _to_drf(exc)
     response = exception_handler(exc, context)
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        response.data = envelope("validation_error", "Validation error.",
+        response.data = envelope("validation_error", _("Validation error."),
                                  {"fields": _plain(exc.detail)})
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()

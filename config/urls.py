@@ -2,6 +2,7 @@ from csp.decorators import csp_update
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
+from django.views.i18n import JavaScriptCatalog, JSONCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import health, metrics
@@ -25,6 +26,10 @@ urlpatterns = [
     path("api/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("games.notify.urls")),
+    # The web client's translated texts (locale/<lang>/LC_MESSAGES/djangojs.po) in the
+    # request's language: as a script defining gettext() and friends, or as JSON for a module.
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["games.web"]), name="javascript-catalog"),
+    path("jsi18n.json", JSONCatalog.as_view(packages=["games.web"]), name="json-catalog"),
     # The web client's service worker (Web Push), at the root so that it may serve every page.
     path("sw.js", notify_views.service_worker, name="service-worker"),
     # The reference web client (after the API: its routes never shadow an API URL).

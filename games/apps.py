@@ -24,6 +24,8 @@ class GamesConfig(AppConfig):
         import games.tasks  # noqa: F401
         from config.exceptions import register_error_status
         from games.kit.protocol import EngineError
+        from games.rules_text import engine_message
 
-        # An engine error raised through a view is answered with the error envelope.
-        register_error_status(EngineError, ENGINE_ERROR_STATUS)
+        # An engine error raised through a view is answered with the error envelope, its
+        # message in the caller's language (games.rules_text).
+        register_error_status(EngineError, ENGINE_ERROR_STATUS, message=engine_message)

@@ -1,77 +1,78 @@
 """Coded errors of the match service."""
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 
 from config.exceptions import ApplicationError, Conflict, NotFound
 
 
 class MatchNotFound(NotFound):
-    default_message = "No such match, or it is not visible to you."
+    default_message = _("No such match, or it is not visible to you.")
 
 
 class StaleVersion(Conflict):
     code = "stale_version"
-    default_message = "The match has moved on; fetch it again."
+    default_message = _("The match has moved on; fetch it again.")
 
 
 class MatchFull(Conflict):
     code = "match_full"
-    default_message = "Every seat of this match is taken."
+    default_message = _("Every seat of this match is taken.")
 
 
 class AlreadySeated(Conflict):
     code = "already_seated"
-    default_message = "You already have a seat in this match."
+    default_message = _("You already have a seat in this match.")
 
 
 class MatchNotStarted(Conflict):
     code = "match_not_started"
-    default_message = "The match has not started yet."
+    default_message = _("The match has not started yet.")
 
 
 class MatchNotRunning(Conflict):
     code = "game_over"
-    default_message = "The match is over."
+    default_message = _("The match is over.")
 
 
 class AbortNotAllowed(Conflict):
     code = "abort_not_allowed"
-    default_message = "A match can be aborted only before anyone has moved."
+    default_message = _("A match can be aborted only before anyone has moved.")
 
 
 class IdempotencyKeyReused(Conflict):
     code = "idempotency_key_reused"
-    default_message = "This Idempotency-Key was already used for a different request."
+    default_message = _("This Idempotency-Key was already used for a different request.")
 
 
 class InvalidSeats(ApplicationError):
     code = "invalid_seats"
     http_status = status.HTTP_400_BAD_REQUEST
-    default_message = "The seats are not valid for this match."
+    default_message = _("The seats are not valid for this match.")
 
 
 class UnknownGame(ApplicationError):
     code = "unknown_game"
     http_status = status.HTTP_400_BAD_REQUEST
-    default_message = "No such game."
+    default_message = _("No such game.")
 
 
 class NotSeated(ApplicationError):
     code = "permission_denied"
     http_status = status.HTTP_403_FORBIDDEN
-    default_message = "Only seated players may do this."
+    default_message = _("Only seated players may do this.")
 
 
 class NoInvitation(Conflict):
     code = "no_invitation"
-    default_message = "You have no pending invitation to this match."
+    default_message = _("You have no pending invitation to this match.")
 
 
 class TooManyBotMatches(Conflict):
     code = "too_many_bot_matches"
-    default_message = "You have too many open or running matches with bots."
+    default_message = _("You have too many open or running matches with bots.")
 
 
 class RematchNotAvailable(Conflict):
     code = "rematch_not_available"
-    default_message = "A rematch can be asked for only once the match has finished."
+    default_message = _("A rematch can be asked for only once the match has finished.")

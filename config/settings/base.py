@@ -49,6 +49,10 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The answer's language from Accept-Language (after the session, before CommonMiddleware,
+    # as Django asks); a signed-in caller's own choice wins once DRF knows the caller
+    # (config.i18n). Content-Language says which language each answer is in.
+    "config.i18n.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -98,7 +102,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "accounts.passwords.NotBlankValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# English, French, Brazilian Portuguese and Korean; the catalogues are locale/<lang>/LC_MESSAGES
+# (docs/i18n.md says how to add a language).
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("pt-br", "Português (Brasil)"),
+    ("ko", "한국어"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -118,7 +131,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", defa
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.authentication.CachedTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "config.i18n.UserLanguageSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["config.api.ORJSONRenderer"],
@@ -212,7 +225,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "1.4.0",
+    "VERSION": "1.5.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],

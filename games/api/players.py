@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import get_language_from_request
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -17,6 +22,7 @@ from config.api import (
     cursor_pagination,
     error_responses,
 )
+from config.i18n import supported
 from games.api.schemas import GAME_SLUGS, serializer_for
 from games.selectors import game_engine, shapes
 from games.selectors import players as selectors
@@ -25,10 +31,45 @@ RatingSerializer = serializer_for(shapes.Rating)
 PlayerSerializer = serializer_for(shapes.Player)
 
 
+MeSerializer = serializer_for(shapes.Me)
+
+
+def language_field() -> serializers.ChoiceField:
+    return serializers.ChoiceField(
+        choices=[code for code, _name in settings.LANGUAGES], required=False, allow_null=True,
+        help_text="The language you read Boardpost in; null to follow Accept-Language.")
+
+
 class MeApi(APIView):
-    @extend_schema(operation_id="me", responses={200: PlayerSerializer, **error_responses()})
+    """The caller; PATCH sets their language (the API answers in it from then on)."""
+
+    class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "MeUpdate"
+
+        language = language_field()
+
+    @extend_schema(operation_id="me", responses={200: MeSerializer, **error_responses()})
     def get(self, request):
-        return Response(selectors.player_profile(user=request.user))
+        return Response(selectors.me(user=request.user))
+
+    @extend_schema(operation_id="me_update", request=InputSerializer,
+                   responses={200: MeSerializer, **error_responses(400)})
+    def patch(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = _settings_update(request, data.validated_data)
+        return Response(selectors.me(user=user), status=status.HTTP_200_OK)
+
+
+def _settings_update(request, values: dict) -> Any:
+    """Apply the caller's new settings; a new language is the answer's language at once."""
+    if "language" in values:
+        values = {**values, "language": values["language"] or ""}
+    user = user_settings_update(user=request.user, **values)
+    if "language" in values:
+        translation.activate(supported(user.language) or get_language_from_request(request))
+    return user
 
 
 SettingsSerializer = serializer_for(shapes.PlayerSettings)
@@ -44,6 +85,7 @@ class MeSettingsApi(APIView):
         matches_private = serializers.BooleanField(required=False, help_text=(
             "Every match you play in is seen only by its seats: not by other players nor "
             "visitors, past matches included."))
+        language = language_field()
 
     @extend_schema(operation_id="me_settings",
                    responses={200: SettingsSerializer, **error_responses()})
@@ -55,7 +97,7 @@ class MeSettingsApi(APIView):
     def patch(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        user = user_settings_update(user=request.user, **data.validated_data)
+        user = _settings_update(request, data.validated_data)
         return Response(selectors.player_settings(user=user), status=status.HTTP_200_OK)
 
 

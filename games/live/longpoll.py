@@ -35,12 +35,14 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers
 
 from accounts.authentication import CachedTokenAuthentication
 from accounts.models import User
 from config.api import ORJSONRenderer, QuerySerializer, StrictSerializer
 from config.exceptions import ApplicationError, envelope
+from config.i18n import activate_user_language
 from config.throttling import LongPollRateThrottle
 from games import metrics
 from games.exceptions import MatchNotFound
@@ -171,17 +173,17 @@ def _token_key(request: HttpRequest) -> str | HttpResponse:
     parts = request.headers.get("Authorization", "").split()
     if not parts or parts[0].lower() != "token":
         return _unauthorized("not_authenticated",
-                             "Authentication credentials were not provided.")
+                             _("Authentication credentials were not provided."))
     if len(parts) == 1:
         return _unauthorized("authentication_failed",
-                             "Invalid token header. No credentials provided.")
+                             _("Invalid token header. No credentials provided."))
     if len(parts) > 2:
         return _unauthorized("authentication_failed",
-                             "Invalid token header. Token string should not contain spaces.")
+                             _("Invalid token header. Token string should not contain spaces."))
     key = parts[1]
     # Anything that cannot be a key (a NUL byte, say) never reaches the database.
     if not TOKEN_KEY.fullmatch(key):
-        return _unauthorized("authentication_failed", "Invalid token.")
+        return _unauthorized("authentication_failed", _("Invalid token."))
     return key
 
 
@@ -237,6 +239,7 @@ async def _authenticate(request: HttpRequest) -> tuple[User, float | None] | Htt
     caller = await _read(request, _caller, key, request)
     if isinstance(caller, str):
         return _unauthorized("authentication_failed", caller)
+    activate_user_language(request, caller[0])  # the caller's own language from here on
     return caller
 
 

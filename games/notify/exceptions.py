@@ -1,5 +1,6 @@
 """Coded errors of the notification endpoints."""
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import status
 
 from config.exceptions import ApplicationError, Conflict
@@ -12,28 +13,28 @@ class InvalidPushSubscription(ApplicationError):
 
     code = "invalid_push_subscription"
     http_status = status.HTTP_400_BAD_REQUEST
-    default_message = "The push subscription is not usable."
+    default_message = _("The push subscription is not usable.")
 
 
 class PushSubscriptionTaken(Conflict):
     """Another account registered this push endpoint; it unregisters it first."""
 
     code = "push_subscription_taken"
-    default_message = "This push endpoint belongs to another account."
+    default_message = _("This push endpoint belongs to another account.")
 
 
 class TooManyPushSubscriptions(Conflict):
     """The account holds as many push subscriptions as it may (`extra.limit`); remove one."""
 
     code = "too_many_push_subscriptions"
-    default_message = "Too many push subscriptions; remove one first."
+    default_message = _("Too many push subscriptions; remove one first.")
 
 
 class NoEmailAddress(Conflict):
     """The account has no email address to verify or to send to."""
 
     code = "no_email_address"
-    default_message = "Set an email address first."
+    default_message = _("Set an email address first.")
 
 
 class InvalidToken(ApplicationError):
@@ -41,7 +42,7 @@ class InvalidToken(ApplicationError):
 
     code = "invalid_token"
     http_status = status.HTTP_400_BAD_REQUEST
-    default_message = "This link is not valid (or no longer valid)."
+    default_message = _("This link is not valid (or no longer valid).")
 
 
 class PushNotConfigured(ApplicationError):
@@ -49,4 +50,4 @@ class PushNotConfigured(ApplicationError):
 
     code = "push_not_configured"
     http_status = status.HTTP_503_SERVICE_UNAVAILABLE  # type: ignore[assignment]
-    default_message = "Web Push is not configured on this server."
+    default_message = _("Web Push is not configured on this server.")

@@ -11,8 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import gettext as _
+
 from games.models import UserEvent
 from games.notify.models import Channel, Kind
+from games.rules_text import game_name
 
 # The feed entries a player is told of, and as what. A rating change is told as part of its
 # match's "match finished" (games.notify.services), never on its own.
@@ -33,12 +37,24 @@ DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.MATCH_FINISHED: {Channel.PUSH: True, Channel.EMAIL: False},
 }
 
-LABELS: dict[str, str] = {
-    Kind.YOUR_TURN: "your turn",
-    Kind.DEADLINE_SOON: "a deadline soon",
-    Kind.INVITED: "an invitation",
-    Kind.MATCH_FINISHED: "a match finished",
-}
+# The words are in the active language: the recipient's (games.notify.services builds each
+# notification and mail under translation.override(the recipient's language)).
+class _Translated(dict[str, str]):
+    """Values are texts to translate, read in the active language."""
+
+    def __getitem__(self, key: str) -> str:
+        return _(super().__getitem__(key))
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self[key] if key in self else default
+
+
+LABELS: dict[str, str] = _Translated({
+    Kind.YOUR_TURN: gettext_noop("your turn"),
+    Kind.DEADLINE_SOON: gettext_noop("a deadline soon"),
+    Kind.INVITED: gettext_noop("an invitation"),
+    Kind.MATCH_FINISHED: gettext_noop("a match finished"),
+})
 
 
 def preferences_with_defaults(stored: Mapping[str, Any] | None) -> dict[str, dict[str, bool]]:
@@ -64,8 +80,8 @@ class Message:
 
 
 def _game(entry: Mapping[str, Any]) -> str:
-    slug = entry.get("game") or ""
-    return str(slug).capitalize() or "a game"
+    slug = str(entry.get("game") or "")
+    return game_name(slug) if slug else _("a game")
 
 
 def _when(value: Any) -> str:
@@ -79,6 +95,14 @@ def _when(value: Any) -> str:
 
 
 def _ordinal(rank: int) -> str:
+    """A finishing place in the active language: 1st, 1er, 1º, 1위."""
+    language = (get_language() or "en").lower()
+    if language.startswith("fr"):
+        return "1er" if rank == 1 else f"{rank}e"
+    if language.startswith("pt"):
+        return f"{rank}º"
+    if language.startswith("ko"):
+        return f"{rank}위"
     suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
     return f"{rank}{suffix}"
 
@@ -93,23 +117,28 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
     kind = KIND_OF[entry["type"]]
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
-        title = f"Your turn in {game}"
-        body = f"Move by {deadline}." if deadline else "It is your move."
+        title = _("Your turn in %(game)s") % {"game": game}
+        body = (_("Move by %(deadline)s.") % {"deadline": deadline} if deadline
+                else _("It is your move."))
     elif kind == Kind.DEADLINE_SOON:
         deadline = _when(data.get("deadline"))
-        title = f"{game}: your deadline is near"
-        body = (f"Move by {deadline} or the match goes on without you." if deadline
-                else "Move soon or the match goes on without you.")
+        title = _("%(game)s: your deadline is near") % {"game": game}
+        body = (_("Move by %(deadline)s or the match goes on without you.")
+                % {"deadline": deadline} if deadline
+                else _("Move soon or the match goes on without you."))
     elif kind == Kind.INVITED:
         by = data.get("by")
-        title = f"Invitation to {game}"
-        body = f"{by} invites you to a match." if by else "You are invited to a match."
+        title = _("Invitation to %(game)s") % {"game": game}
+        body = (_("%(player)s invites you to a match.") % {"player": by} if by
+                else _("You are invited to a match."))
     else:
-        title = f"{game}: match over"
+        title = _("%(game)s: match over") % {"game": game}
         rank = data.get("rank")
-        body = f"You finished {_ordinal(rank)}." if isinstance(rank, int) else "The match is over."
+        body = (_("You finished %(place)s.") % {"place": _ordinal(rank)}
+                if isinstance(rank, int) else _("The match is over."))
         before, after = (rating or {}).get("before"), (rating or {}).get("after")
         if isinstance(before, int) and isinstance(after, int):
-            body += f" Rating {before} → {after} ({after - before:+d})."
+            body += " " + _("Rating %(before)d → %(after)d (%(change)+d).") % {
+                "before": before, "after": after, "change": after - before}
     return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                    tag=f"{kind}:{match or entry.get('id')}")

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, ngettext
 
 from games.notify.kinds import LABELS, Message
 
@@ -96,7 +97,8 @@ def digest_mail(*, user_id: int, to: str,
     """The day's notifications in one mail."""
     items = [{"message": m, "link": site_url(m.path)} for m in messages]
     count = len(items)
-    subject = f"Boardpost: {count} update{'s' if count != 1 else ''} from your matches"
+    subject = ngettext("Boardpost: %(count)d update from your matches",
+                       "Boardpost: %(count)d updates from your matches", count) % {"count": count}
     return _mail(to=to, subject=subject, template="digest",
                  context={"items": items, "inbox": site_url("/inbox"),
                           "settings_link": site_url("/notifications")},
@@ -105,7 +107,8 @@ def digest_mail(*, user_id: int, to: str,
 
 def verification_mail(*, user_id: int, to: str) -> EmailMultiAlternatives:
     link = site_url("/api/me/email/verify", {"token": verify_token(user_id, to)})
-    return _mail(to=to, subject="Boardpost: confirm your email address", template="verify",
+    return _mail(to=to, subject=gettext("Boardpost: confirm your email address"),
+                 template="verify",
                  context={"link": link, "days": VERIFY_MAX_AGE_SECONDS // 86400},
                  unsubscribe=None)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from accounts.models import User
 from config.exceptions import Conflict
 from games.catalog import get_engine
@@ -53,7 +55,7 @@ def board_check(match: Match, seq: int | None) -> None:
     (Whether ``seq`` is one of the match's positions, 0 to its version, is the caller's to
     check: it is a matter of the request.)"""
     if match.state is None:
-        raise MatchNotStarted("The match has not started: there is no board to draw yet.")
+        raise MatchNotStarted(_("The match has not started: there is no board to draw yet."))
     if seq is not None and match.status not in PUBLIC_STATUSES:
         raise ReplayNotAvailable(status=match.status)
 

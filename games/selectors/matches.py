@@ -9,6 +9,7 @@ from uuid import UUID
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.catalog import engines, games, get_engine
@@ -17,6 +18,7 @@ from games.kit.learn import option_dicts
 from games.kit.protocol import Engine, events_for
 from games.models import Match, Move, Rating, RatingChange, Seat
 from games.ratings import is_provisional
+from games.rules_text import game_name
 from games.selectors import shapes
 
 PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
@@ -26,7 +28,8 @@ def game_engine(slug: str) -> Engine:
     """The engine of a game a caller named, or the coded ``unknown_game`` error."""
     engine = engines().get(slug)
     if engine is None:
-        raise UnknownGame(f"No game called {slug!r}.", games=sorted(engines()))
+        raise UnknownGame(_("No game called %(slug)r.") % {"slug": slug},
+                          games=sorted(engines()))
     return engine
 
 
@@ -256,7 +259,8 @@ def match_aftermath(match: Match) -> shapes.MatchAftermath:
 
 def game_list() -> list[shapes.Game]:
     """The registered games, by slug, with the options a match of each takes."""
-    return [{"slug": slug, "name": engine.name, "min_players": engine.min_players,
+    return [{"slug": slug, "name": game_name(slug, engine.name),
+             "min_players": engine.min_players,
              "max_players": engine.max_players,
              "options": option_dicts([option.as_dict() for option in engine.options],
                                      games()[slug].learning.option_words),

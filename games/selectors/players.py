@@ -63,4 +63,10 @@ def leaderboard(*, game: str) -> QuerySet[Rating]:
 
 
 def player_settings(*, user: User) -> shapes.PlayerSettings:
-    return {"matches_private": user.matches_private, "is_guest": user.is_guest}
+    return {"matches_private": user.matches_private, "is_guest": user.is_guest,
+            "language": user.language or None}
+
+
+def me(*, user: User) -> shapes.Me:
+    """The caller's profile with their language (which others never see)."""
+    return {**player_profile(user=user), "language": user.language or None}

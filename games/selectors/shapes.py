@@ -297,9 +297,22 @@ class Player(TypedDict):
     ratings: list[Rating]
 
 
+_LANGUAGE_DOC = Doc(
+    "The language you read Boardpost in (en, fr, pt-br or ko): the API's messages, "
+    "notifications and mails use it whatever the client's Accept-Language; null to follow "
+    "Accept-Language.")
+
+
+class Me(Player):
+    """The caller: their player profile and their language."""
+
+    language: Annotated[str | None, _LANGUAGE_DOC]
+
+
 class PlayerSettings(TypedDict):
     """The caller's own settings."""
 
     matches_private: Annotated[bool, Doc(
         "Your matches are seen only by their seats (past ones included).")]
     is_guest: Annotated[bool, Doc("A guest account: sign up with POST /api/auth/guest/convert.")]
+    language: Annotated[str | None, _LANGUAGE_DOC]

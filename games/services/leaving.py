@@ -6,6 +6,7 @@ from uuid import UUID
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.catalog import get_engine
@@ -23,7 +24,7 @@ def match_resign(*, user: User, match_id: UUID | str) -> Match:
     match = match_lock(match_id=match_id, user=user)
     seat = acting_seat(match, user)
     if seat.forfeited_at is not None:
-        raise MatchNotRunning("You have already left this match.")
+        raise MatchNotRunning(_("You have already left this match."))
     seat_forfeit(match=match, seat=seat, reason="resigned")
     return match
 

@@ -11,6 +11,7 @@ from uuid import UUID
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.exceptions import GuestNotAllowed
 from accounts.models import User
@@ -57,16 +58,16 @@ def match_create(*, user: User, game: str, players: int | None = None,
         _check_guest_seats(seats)
     count = len(seats)
     if players is not None and players != count:
-        raise InvalidSeats("players must equal the number of seats given.")
+        raise InvalidSeats(_("players must equal the number of seats given."))
     if not engine.min_players <= count <= engine.max_players:
-        raise InvalidSeats(f"{engine.name} is played by {engine.min_players} to "
-                           f"{engine.max_players} players.")
+        raise InvalidSeats(_("%(game)s is played by %(min)d to %(max)d players.") % {
+            "game": engine.name, "min": engine.min_players, "max": engine.max_players})
     kinds = [spec.kind for spec in seats]
     if kinds.count("me") > 1:
-        raise InvalidSeats("At most one seat can be yours (kind 'me').")
+        raise InvalidSeats(_("At most one seat can be yours (kind 'me')."))
     if "me" not in kinds and set(kinds) != {"bot"}:
-        raise InvalidSeats("Take a seat yourself (kind 'me'), or fill every seat with bots "
-                           "to watch them play.")
+        raise InvalidSeats(_("Take a seat yourself (kind 'me'), or fill every seat with bots "
+                             "to watch them play."))
     if user.is_guest:
         _check_guest_match_allowance(user)
     elif "bot" in kinds:
@@ -151,20 +152,22 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
         elif spec.kind == "user":
             invited = User.objects.filter(username=spec.username, is_active=True).first()
             if invited is None or invited.is_bot or invited.is_guest:
-                raise InvalidSeats(f"Seat {index}: no player called {spec.username!r}.",
-                                   seat=index)
+                raise InvalidSeats(_("Seat %(seat)d: no player called %(name)r.")
+                                   % {"seat": index, "name": spec.username}, seat=index)
             resolved.append(invited)
         elif spec.kind == "bot":
             bot = User.objects.filter(is_bot=True, bot_game=game, bot_level=spec.level).first()
             if bot is None:
-                raise InvalidSeats(f"Seat {index}: no level {spec.level} bot for {game}.",
+                raise InvalidSeats(_("Seat %(seat)d: no level %(level)s bot for %(game)s.")
+                                   % {"seat": index, "level": spec.level, "game": game},
                                    seat=index)
             resolved.append(bot)
         else:
-            raise InvalidSeats(f"Seat {index}: unknown kind {spec.kind!r}.", seat=index)
+            raise InvalidSeats(_("Seat %(seat)d: unknown kind %(kind)r.")
+                               % {"seat": index, "kind": spec.kind}, seat=index)
     people = [u.id for u in resolved if u is not None and not u.is_bot]
     if len(people) != len(set(people)):
-        raise InvalidSeats("A player can hold only one seat of a match.")
+        raise InvalidSeats(_("A player can hold only one seat of a match."))
     return resolved
 
 
@@ -172,10 +175,10 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
 def match_join(*, user: User, match_id: UUID) -> Match:
     """Take an open seat, or accept the seat one was invited to."""
     if user.is_guest:
-        raise GuestNotAllowed("Guests play against bots; sign up to join other players.")
+        raise GuestNotAllowed(_("Guests play against bots; sign up to join other players."))
     match = match_lock(match_id=match_id, user=user)
     if match.status != Match.Status.OPEN:
-        raise MatchFull("This match is not open for joining.")
+        raise MatchFull(_("This match is not open for joining."))
     mine = seat_of(match, user)
     if mine is not None:
         if mine.joined_at is not None:
@@ -237,7 +240,7 @@ def match_rematch(*, user: User, match_id: UUID) -> tuple[Match, bool]:
     mine = seat_of(match, user)
     if mine is None and not (match.created_by_id == user.id
                              and all(seat.is_bot for seat in seats)):
-        raise NotSeated("Only the match's players can ask for a rematch.")
+        raise NotSeated(_("Only the match's players can ask for a rematch."))
     existing = Match.objects.filter(rematch_of=match).first()
     if existing is not None:
         rematch = match_lock(match_id=existing.id)
