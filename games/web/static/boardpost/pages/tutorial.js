@@ -60,6 +60,11 @@ export async function render(main, [slug], ctx) {
     rerender: () => draw(),
     say: (text) => say(text),
     seatName: (seat) => script.names[seat] || `Seat ${seat + 1}`,
+    // The match page's other helpers (see catalog.js); the tutor plays a script, like a bot,
+    // and the tutorial keeps no move log.
+    seatIsBot: (seat) => seat !== script.seat,
+    lastEntry: null,
+    lastEvent: () => null,
     boardPicture: () => Promise.reject(new Error("No picture in the tutorial.")),
   };
 
