@@ -43,8 +43,8 @@ DESCRIPTIONS: dict[int, str] = {
     1: "Plays uniformly at random among the legal moves.",
     2: "Greedy: picks the move a casual player would find best right now.",
     3: "Searches ahead under a fixed budget (at most two seconds a move).",
-    4: "Searches much deeper under a bigger fixed budget (at most three seconds a move); "
-       "for strong players.",
+    4: "Searches much deeper under a bigger fixed budget (at most 3 s a move), for strong "
+       "players.",
 }
 
 # Real-time matches (a Nimble race): seconds a bot waits before each action, by level. Slow

@@ -32,8 +32,11 @@ class Worker:
     """A Celery worker subprocess bound to one queue of its own."""
 
     def __init__(self, queue: str, database_url: str, concurrency: int = 2,
-                 app: str = "config.celery_app", env: dict[str, str] | None = None) -> None:
+                 app: str = "config.celery_app", env: dict[str, str] | None = None,
+                 queues: str | None = None) -> None:
         self.queue = queue
+        # The queues consumed: the test's queue and its level-4 bots' queue, unless told.
+        self.queues = queues or f"{queue},{queue}-deep"
         self.database_url = database_url
         self.concurrency = concurrency
         self.app = app
@@ -49,7 +52,7 @@ class Worker:
                "BOTS_DEEP_QUEUE": f"{self.queue}-deep", **self.extra_env}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", self.app, "worker",
-             "--loglevel=INFO", "-Q", f"{self.queue},{self.queue}-deep", "--pool=prefork",
+             "--loglevel=INFO", "-Q", self.queues, "--pool=prefork",
              f"--concurrency={self.concurrency}", "--without-gossip", "--without-mingle",
              "--without-heartbeat", "-n", f"{self.queue}@%h"],
             cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
