@@ -214,6 +214,7 @@ class ServiceProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = ROOT / "var" / f"scale-{name}-{uuid.uuid4().hex[:6]}.log"
         self.process: subprocess.Popen | None = None
+        self.last_check = ""
 
     def start(self) -> ServiceProcess:
         self.log.parent.mkdir(parents=True, exist_ok=True)
@@ -246,17 +247,30 @@ class ServiceProcess:
                     for part in test[1:]]
         try:
             checked = subprocess.run(argv, cwd=ROOT, env=self.env, capture_output=True,
-                                     timeout=30)
+                                     text=True, timeout=30)
         except subprocess.TimeoutExpired:
+            self.last_check = "the health check timed out"
             return False
+        self.last_check = (checked.stdout + checked.stderr)[-2000:]
         return checked.returncode == 0
+
+    def wait_healthy(self, timeout: float = 180) -> None:
+        try:
+            wait_until(self.healthy, timeout=timeout, interval=1)
+        except AssertionError:
+            raise AssertionError(
+                f"{self.name} never passed its compose health check: {self.last_check}\n"
+                f"its output ends:\n{self.output()[-3000:]}") from None
 
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
     def stop(self) -> None:
+        """SIGTERM to the process the script exec'd, as ``docker stop`` sends it: gunicorn,
+        uvicorn and Celery then finish what they are doing (a signal to the whole group would
+        kill a Celery pool process mid-task); the whole group is killed if that takes long."""
         if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.terminate()
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -373,8 +387,7 @@ def cluster():
         for process in everything:
             process.start()
         for process in everything:
-            wait_until(process.healthy, timeout=180, interval=1,
-                       message=f"{process.name} never passed its compose health check")
+            process.wait_healthy()
         started = True
         yield Cluster(database_url, web, events, workers)
     finally:
