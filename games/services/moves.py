@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import User
+from games import metrics
 from games.catalog import get_engine
 from games.exceptions import (
     IdempotencyKeyReused,
@@ -19,7 +20,6 @@ from games.exceptions import (
     MatchNotStarted,
     NotSeated,
 )
-from games import metrics
 from games.kit.protocol import events_for, preview
 from games.models import IdempotencyRecord, Match, Seat
 from games.selectors import match_access, match_detail, seat_of
