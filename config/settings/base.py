@@ -225,7 +225,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "1.5.0",
+    "VERSION": "2.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -354,10 +354,20 @@ else:
     EMAIL_USE_TLS = env.bool("EMAIL_USE_TLS", default=False)
     EMAIL_USE_SSL = env.bool("EMAIL_USE_SSL", default=False)
 EMAIL_TIMEOUT = env.float("EMAIL_TIMEOUT", default=10.0)
+# The digests go out at each person's chosen hour: beat looks for those due this often.
 CELERY_BEAT_SCHEDULE["notify-digest"] = {
     "task": "games.notify_digest_send",
-    "schedule": env.float("NOTIFY_DIGEST_SECONDS", default=86400.0),
+    "schedule": env.float("NOTIFY_DIGEST_SECONDS", default=600.0),
 }
+# Feed entries whose notification task never ran (the broker was down at commit) are delivered
+# by a sweep: those older than the grace period and younger than the lookback.
+CELERY_BEAT_SCHEDULE["notify-sweep"] = {
+    "task": "games.notify_sweep",
+    "schedule": env.float("NOTIFY_SWEEP_SECONDS", default=30.0),
+}
+NOTIFY_SWEEP_GRACE_SECONDS = env.float("NOTIFY_SWEEP_GRACE_SECONDS", default=60.0)
+NOTIFY_SWEEP_LOOKBACK_SECONDS = env.float("NOTIFY_SWEEP_LOOKBACK_SECONDS", default=86400.0)
+NOTIFY_SWEEP_STUCK_SECONDS = env.float("NOTIFY_SWEEP_STUCK_SECONDS", default=900.0)
 
 # Correspondence: a "deadline soon" reminder goes out once when a deadline is this close.
 DEADLINE_REMINDER_SECONDS = env.int("DEADLINE_REMINDER_SECONDS", default=3 * 3600)

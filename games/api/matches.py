@@ -18,7 +18,7 @@ from config.api import (
 from games import selectors, services
 from games.api import schemas
 from games.api.schemas import GAME_SLUGS, GameField
-from games.live import presence
+from games.notify.services import player_looked
 
 DAYS_PER_TURN = (1, 2, 3, 5, 7, 14)
 MAX_HOURS_PER_TURN = 72
@@ -171,7 +171,7 @@ class MatchDetailApi(APIView):
     def get(self, request, match_id):
         match = selectors.match_access(user=request.user, match_id=match_id)
         if request.user.is_authenticated:  # looked at: lifts the "your turn" limit
-            presence.mark_seen(request.user.id, match.id)
+            player_looked(user_id=request.user.id, match_id=match.id)
         if request.headers.get("If-None-Match") == match.etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": match.etag})
         return Response(selectors.match_detail(match, request.user),

@@ -4,8 +4,10 @@ and its verification, and the signed links that work without signing in."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.utils.html import escape
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
@@ -75,6 +77,15 @@ class SettingsInputSerializer(StrictSerializer):
     preferences = PreferencesSerializer(required=False)
     email_digest = serializers.BooleanField(required=False, help_text=(
         "Mails come as one daily digest instead of one mail each."))
+    digest_hour = serializers.IntegerField(required=False, min_value=0, max_value=23, help_text=(
+        "The hour of the day (0-23, in time_zone) the digest goes out."))
+    time_zone = serializers.CharField(required=False, max_length=64, help_text=(
+        "The person's time zone, an IANA name such as Europe/Paris (default UTC)."))
+
+    def validate_time_zone(self, value: str) -> str:
+        if not services.time_zone_valid(value):
+            raise serializers.ValidationError(gettext("Not a known time zone (an IANA name)."))
+        return value
 
 
 class SettingsSerializer(serializers.Serializer):
@@ -86,6 +97,9 @@ class SettingsSerializer(serializers.Serializer):
         "Every kind (your_turn, deadline_soon, invited, match_finished) with its channels "
         "(push, email): on or off."))
     email_digest = serializers.BooleanField()
+    digest_hour = serializers.IntegerField(help_text=(
+        "The digest goes out once a day at this hour (0-23) in time_zone."))
+    time_zone = serializers.CharField(help_text="An IANA time zone name.")
     email = serializers.CharField(help_text="The account's address; empty when none.")
     email_verified = serializers.BooleanField(help_text="Mail goes only to a verified address.")
     push_available = serializers.BooleanField(help_text="This server sends Web Push.")
@@ -108,6 +122,27 @@ class TokenBodySerializer(serializers.Serializer):
     token = serializers.CharField(required=False, max_length=1000)
 
 
+class UnsubscribeConfirmSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "UnsubscribeConfirmation"
+
+    message = serializers.CharField()
+    kinds = serializers.ListField(child=serializers.CharField(), help_text=(
+        "The kinds of mail a POST to confirm_url stops."))
+    confirm_url = serializers.CharField(help_text="POST here (no body needed) to unsubscribe.")
+
+
+class PushSubscriptionRenewSerializer(StrictSerializer):
+    """What a service worker sends when the push service replaced its subscription."""
+
+    old_endpoint = serializers.URLField(max_length=1000, help_text=(
+        "The endpoint of the subscription that was replaced."))
+    old_auth = serializers.CharField(max_length=50, help_text=(
+        "Its auth secret (base64url), as registered: the proof that this is that device."))
+    subscription = PushSubscriptionInputSerializer(help_text=(
+        "The new subscription's PushSubscription.toJSON() (its name is kept)."))
+
+
 class DoneSerializer(serializers.Serializer):
     class Meta:
         ref_name = "NotificationLinkResult"
@@ -128,6 +163,8 @@ def _settings(user: Any) -> dict[str, Any]:
     return {
         "preferences": kinds.preferences_with_defaults(prefs.preferences),
         "email_digest": prefs.email_digest,
+        "digest_hour": prefs.digest_hour,
+        "time_zone": prefs.time_zone,
         "email": user.email or "",
         "email_verified": services.email_address(user, prefs) is not None,
         "push_available": push.configured(),
@@ -167,7 +204,7 @@ class PushSubscriptionDetailApi(APIView):
     def delete(self, request, subscription_id: int):
         if not services.push_subscription_delete(user=request.user,
                                                  subscription_id=subscription_id):
-            raise NotFound("No such push subscription.")
+            raise NotFound(gettext("No such push subscription."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -182,9 +219,11 @@ class NotificationSettingsApi(APIView):
     def patch(self, request):
         data = SettingsInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.preferences_update(user=request.user,
-                                    preferences=data.validated_data.get("preferences"),
-                                    email_digest=data.validated_data.get("email_digest"))
+        values = data.validated_data
+        services.preferences_update(user=request.user, preferences=values.get("preferences"),
+                                    email_digest=values.get("email_digest"),
+                                    digest_hour=values.get("digest_hour"),
+                                    time_zone=values.get("time_zone"))
         return Response(_settings(request.user))
 
 
@@ -221,11 +260,19 @@ class LinkPageRenderer(BaseRenderer):
 
     def render(self, data: Any, accepted_media_type: Any = None,
                renderer_context: Any = None) -> bytes:
-        text = (data or {}).get("message", "") if isinstance(data, dict) else ""
+        found = data if isinstance(data, dict) else {}
+        text = found.get("message", "")
+        # A confirmation: a button that POSTs (a GET of a mailed link changes nothing, so a
+        # mail scanner that follows every link stops no mail).
+        confirm = found.get("confirm_url")
+        form = ("<form method=\"post\" action=\"" + escape(confirm) + "\">"
+                "<input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">"
+                "<button type=\"submit\">" + escape(gettext("Unsubscribe")) + "</button></form>"
+                if isinstance(confirm, str) else "")
         return (
             "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width\"><title>Boardpost</title>"
-            "</head><body><main><h1>Boardpost</h1><p>" + escape(text) + "</p>"
+            "</head><body><main><h1>Boardpost</h1><p>" + escape(text) + "</p>" + form +
             "<p><a href=\"/\">Open Boardpost</a></p></main></body></html>").encode("utf-8")
 
 
@@ -253,27 +300,35 @@ LINK_RESPONSES = {200: DoneSerializer, **error_responses(400)}
 
 
 class UnsubscribeApi(_LinkApi):
-    """One click turns the mails off: the link in every mail (GET) and RFC 8058's one-click
-    POST (``List-Unsubscribe=One-Click``, as a form) do the same."""
+    """The link in every mail. A GET (a person opening it, or a mail scanner following it)
+    changes nothing: it shows what would stop and a button that POSTs. A POST stops those mails
+    at once: the button, and RFC 8058's one-click POST that mail programs send for the
+    ``List-Unsubscribe-Post: List-Unsubscribe=One-Click`` header (a form body, the token in the
+    URL)."""
 
     parser_classes = [BoundedJSONParser, FormParser, MultiPartParser]
 
-    def _done(self, request) -> Response:
-        _, turned_off = services.unsubscribe(token=self._token(request))
-        names = ", ".join(kinds.LABELS[k] for k in turned_off)
-        return Response({"message": f"No more mails about {names}. Turn them back on in "
-                                    "your notification settings.",
-                         "turned_off": turned_off})
-
     @extend_schema(operation_id="notifications_unsubscribe", parameters=[TOKEN_PARAMETER],
-                   responses=LINK_RESPONSES, auth=[])
+                   responses={200: UnsubscribeConfirmSerializer, **error_responses(400)},
+                   auth=[])
     def get(self, request):
-        return self._done(request)
+        token = self._token(request)
+        _, would = services.unsubscribe_preview(token=token)
+        names = ", ".join(str(kinds.LABELS[k]) for k in would)
+        return Response({
+            "message": gettext("Stop mails about %(kinds)s? Press the button to confirm.")
+            % {"kinds": names},
+            "kinds": would,
+            "confirm_url": f"{request.path}?{urlencode({'token': token})}"})
 
     @extend_schema(operation_id="notifications_unsubscribe_one_click",
                    parameters=[TOKEN_PARAMETER], request=None, responses=LINK_RESPONSES, auth=[])
     def post(self, request):
-        return self._done(request)
+        _, turned_off = services.unsubscribe(token=self._token(request))
+        names = ", ".join(str(kinds.LABELS[k]) for k in turned_off)
+        return Response({"message": gettext("No more mails about %(kinds)s. Turn them back on "
+                                            "in your notification settings.") % {"kinds": names},
+                         "turned_off": turned_off})
 
 
 class EmailVerifyApi(_LinkApi):
@@ -283,6 +338,27 @@ class EmailVerifyApi(_LinkApi):
         user = services.email_verify(token=self._token(request))
         return Response({"message": f"Thank you: {user.email} is verified. Notifications "
                                     f"you chose will be mailed there."})
+
+
+class PushSubscriptionRenewApi(APIView):
+    """Called by the web client's service worker on ``pushsubscriptionchange``: it has no API
+    token, so the old subscription's endpoint and auth secret say whose device it is."""
+
+    authentication_classes: list[Any] = []
+    permission_classes = [AllowAny]
+    throttle_classes = [AnonRateThrottle]
+
+    @extend_schema(operation_id="push_subscriptions_renew", request=PushSubscriptionRenewSerializer,
+                   responses={204: None, **error_responses(400, 404, 409)}, auth=[])
+    def post(self, request):
+        data = PushSubscriptionRenewSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        new = values["subscription"]
+        services.push_subscription_renew(
+            old_endpoint=values["old_endpoint"], old_auth=values["old_auth"],
+            endpoint=new["endpoint"], p256dh=new["keys"]["p256dh"], auth=new["keys"]["auth"])
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class PushPublicKeyApi(APIView):

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
+
+# The daily digest goes out at this hour of the person's day unless they choose another.
+DEFAULT_DIGEST_HOUR = 8
+DEFAULT_TIME_ZONE = "UTC"
 
 
 class Kind(models.TextChoices):
@@ -44,7 +49,8 @@ class NotificationSettings(models.Model):
     """A person's choices: per kind and channel (``preferences``; missing entries take the
     defaults of ``games.notify.kinds.DEFAULTS``), whether mails come as one daily digest, and
     the address they verified (mail goes only to a verified address: the account's email when
-    it equals ``verified_email``)."""
+    it equals ``verified_email``). The digest goes out once a day, at ``digest_hour`` o'clock
+    in ``time_zone`` (an IANA name) or at the first run of the digest task after it."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 primary_key=True, related_name="notification_settings")
@@ -52,6 +58,9 @@ class NotificationSettings(models.Model):
     email_digest = models.BooleanField(default=False)
     verified_email = models.EmailField(blank=True, default="")
     digest_sent_at = models.DateTimeField(null=True, blank=True)
+    digest_hour = models.PositiveSmallIntegerField(default=DEFAULT_DIGEST_HOUR,
+                                                   validators=[MaxValueValidator(23)])
+    time_zone = models.CharField(max_length=64, default=DEFAULT_TIME_ZONE)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -100,12 +109,14 @@ class Delivery(models.Model):
 
 class TurnNotice(models.Model):
     """A "your turn" went out for this match (at ``sent_at``): no other goes out until the
-    player has looked at the match or moved since."""
+    player has looked at the match (``looked_at``, recorded here whether or not Redis is
+    there) or moved since."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+")
     match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
     sent_at = models.DateTimeField()
+    looked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -114,3 +125,15 @@ class TurnNotice(models.Model):
 
     def __str__(self) -> str:
         return f"turn notice {self.user_id} {self.match_id}"
+
+
+class SweepCursor(models.Model):
+    """How far the notification sweep has checked the feed: every entry up to
+    ``last_event_id`` had its notification task run, or was handed to one by the sweep. One
+    row (id 1)."""
+
+    last_event_id = models.BigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"notification sweep at {self.last_event_id}"

@@ -16,18 +16,26 @@ subscription is gone: it is deleted.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import smtplib
+import zoneinfo
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import UTC, datetime, time, timedelta
+from functools import lru_cache
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db.models import F, Max, Min, Q
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from accounts.models import User
+from config.exceptions import NotFound
+from config.i18n import supported
 from games.live import presence
 from games.models import Move, RatingChange, UserEvent
 from games.notify import kinds, mail, push
@@ -39,14 +47,18 @@ from games.notify.exceptions import (
     TooManyPushSubscriptions,
 )
 from games.notify.models import (
+    DEFAULT_DIGEST_HOUR,
+    DEFAULT_TIME_ZONE,
     Channel,
     Delivery,
     Kind,
     NotificationSettings,
     PushSubscription,
+    SweepCursor,
     TurnNotice,
 )
 from games.selectors.feeds import feed_entry
+from games.services import scheduling
 
 logger = logging.getLogger(__name__)
 
@@ -65,6 +77,12 @@ def _settings_of(user_ids: Iterable[int]) -> dict[int, NotificationSettings]:
 def settings_for(user: User) -> NotificationSettings:
     found = NotificationSettings.objects.filter(user=user).first()
     return found or NotificationSettings(user=user)
+
+
+def recipient_language(user: User) -> str:
+    """The language a player's notifications and mails are written in: their own choice, else
+    the server's default (a notification has no request whose Accept-Language could say)."""
+    return supported(user.language) or settings.LANGUAGE_CODE
 
 
 def email_address(user: User, prefs: NotificationSettings | None) -> str | None:
@@ -102,8 +120,9 @@ def deliver(event_ids: Iterable[int], *, final: bool = False) -> dict[str, int]:
         if not any(channels.values()):
             continue  # nowhere to send: nothing to decide or record
         try:
-            _deliver_entry(row, user, prefs.get(user.id), devices[user.id], channels, counts,
-                           final=final)
+            with translation.override(recipient_language(user)):  # the words, in theirs
+                _deliver_entry(row, user, prefs.get(user.id), devices[user.id], channels,
+                               counts, final=final)
         except DeliveryDeferred:
             deferred = True
     if deferred:
@@ -198,7 +217,8 @@ def _deliver_entry(row: Mapping[str, Any], user: User, prefs: NotificationSettin
         sent_any = sent_any or ok
     if sent_any and kind == Kind.YOUR_TURN and match_id is not None:
         TurnNotice.objects.update_or_create(user_id=user.id, match_id=match_id,
-                                            defaults={"sent_at": timezone.now()})
+                                            defaults={"sent_at": timezone.now(),
+                                                      "looked_at": None})
     if deferred:
         raise DeliveryDeferred()
 
@@ -238,6 +258,9 @@ def _turn_notice_allowed(user_id: int, match_id: Any) -> bool:
     notice = TurnNotice.objects.filter(user_id=user_id, match_id=match_id).first()
     if notice is None:
         return True
+    if notice.looked_at is not None and notice.looked_at >= notice.sent_at:
+        return True
+    # A wait on the match (a long-poll or a stream) is recorded in Redis only.
     looked = presence.seen_at(user_id, match_id)
     if looked is not None and looked >= notice.sent_at.timestamp():
         return True
@@ -246,7 +269,14 @@ def _turn_notice_allowed(user_id: int, match_id: Any) -> bool:
 
 
 def player_looked(*, user_id: int, match_id: Any) -> None:
-    """The player looked at the match (read it): the next "your turn" may go out."""
+    """The player looked at the match (read it): the next "your turn" may go out.
+
+    Recorded on the match's "your turn" limit row, so it holds without Redis (or while Redis
+    is away): one indexed UPDATE that writes only when a notice waits to be looked at. And in
+    Redis too, where a wait on the match (long-poll, stream) is recorded as well."""
+    TurnNotice.objects.filter(user_id=user_id, match_id=match_id).filter(
+        Q(looked_at__isnull=True) | Q(looked_at__lt=F("sent_at"))).update(
+        looked_at=timezone.now())
     presence.mark_seen(user_id, match_id)
 
 
@@ -313,23 +343,164 @@ def _send_mail(delivery: Delivery, user: User, prefs: NotificationSettings | Non
     return True
 
 
+# --------------------------------------------------------------------------- the sweep
+
+def _seconds(name: str, default: float) -> timedelta:
+    return timedelta(seconds=float(getattr(settings, name, default)))
+
+
+def sweep(*, now: datetime | None = None, batch: int = 500, rounds: int = 20) -> dict[str, int]:
+    """Deliver what the notification task never did (run by beat every
+    NOTIFY_SWEEP_SECONDS). The task is queued after commit, and a broker that is down then
+    (or a queue lost with it) loses that message; a worker killed while sending leaves a
+    delivery "sending", and a lost retry one "retry". So:
+
+    * feed entries of a notified type, older than NOTIFY_SWEEP_GRACE_SECONDS (the task had
+      its chance) and younger than NOTIFY_SWEEP_LOOKBACK_SECONDS, that have no delivery row
+      are delivered now. The sweep walks the feed in id order from ``SweepCursor`` (its own
+      row), so each entry is looked at about once; ``deliver`` keeps a second look harmless
+      (the (entry, channel) key).
+    * deliveries left "sending" or "retry" for NOTIFY_SWEEP_STUCK_SECONDS (far past the task's
+      time limit and its longest backoff) are tried again.
+
+    An entry written by a transaction that stays open longer than the grace period may be
+    passed by the cursor before it commits; the request and task time limits keep every
+    transaction far shorter."""
+    now = now or timezone.now()
+    cutoff = now - _seconds("NOTIFY_SWEEP_GRACE_SECONDS", 60)
+    oldest = now - _seconds("NOTIFY_SWEEP_LOOKBACK_SECONDS", 86400)
+    counts = {"checked": 0, "lost": 0, "stuck": 0, "deferred": 0}
+    cursor = SweepCursor.objects.filter(id=1).first()
+    if cursor is None:
+        # The first run starts at the lookback (entries from before are not told any more).
+        start = (UserEvent.objects.filter(created_at__lt=oldest)
+                 .aggregate(last=Max("id"))["last"] or 0)
+        cursor, _ = SweepCursor.objects.get_or_create(id=1, defaults={"last_event_id": start})
+    last = cursor.last_event_id
+    for _ in range(rounds):
+        rows = list(UserEvent.objects.filter(id__gt=last).order_by("id")
+                    .values("id", "type", "created_at", "user_id", "user__is_bot")[:batch])
+        candidates: dict[int, int] = {}
+        for row in rows:
+            if row["created_at"] > cutoff:
+                rows = []  # the rest is the task's for now
+                break
+            last = row["id"]
+            counts["checked"] += 1
+            if row["type"] in kinds.NOTIFIED_TYPES and not row["user__is_bot"] \
+                    and row["created_at"] >= oldest:
+                candidates[row["id"]] = row["user_id"]
+        reachable = _reachable(set(candidates.values()))
+        handled = set(Delivery.objects.filter(event_id__in=candidates)
+                      .values_list("event_id", flat=True))
+        lost = [event_id for event_id, user_id in candidates.items()
+                if user_id in reachable and event_id not in handled]
+        if lost:
+            logger.info("notification sweep: %d feed entries were never delivered", len(lost))
+            counts["lost"] += len(lost)
+            _deliver_now(lost, counts)
+        SweepCursor.objects.filter(id=1, last_event_id__lt=last).update(
+            last_event_id=last, updated_at=now)
+        if len(rows) < batch:
+            break
+    stuck_before = now - _seconds("NOTIFY_SWEEP_STUCK_SECONDS", 900)
+    stuck = Delivery.objects.filter(status__in=[Status.SENDING, Status.RETRY],
+                                    updated_at__lt=stuck_before)
+    stuck_ids = sorted(set(stuck.values_list("event_id", flat=True)[:batch]))
+    if stuck_ids:
+        # "sending" that long: its worker died. Free it for a new try, as a failed send.
+        Delivery.objects.filter(event_id__in=stuck_ids, status=Status.SENDING,
+                                updated_at__lt=stuck_before).update(
+            status=Status.RETRY, reason="stuck", updated_at=now)
+        counts["stuck"] += len(stuck_ids)
+        _deliver_now(stuck_ids, counts)
+    return counts
+
+
+def _reachable(user_ids: set[int]) -> set[int]:
+    """Those of ``user_ids`` with somewhere to send to (a device, a verified address): the
+    others' entries have no delivery rows by design."""
+    if not user_ids:
+        return set()
+    found = set(NotificationSettings.objects.filter(user_id__in=user_ids)
+                .exclude(verified_email="").values_list("user_id", flat=True))
+    if push.configured():
+        found |= set(PushSubscription.objects.filter(user_id__in=user_ids)
+                     .values_list("user_id", flat=True))
+    return found
+
+
+def _deliver_now(event_ids: list[int], counts: dict[str, int]) -> None:
+    try:
+        deliver(event_ids)
+    except DeliveryDeferred:
+        # Some sends failed for now: the task retries them with its backoff (and if that
+        # message is lost too, the next sweeps find the rows left "retry").
+        counts["deferred"] += 1
+        scheduling.send(scheduling.NOTIFY_DELIVER, (event_ids,), countdown=30)
+
+
 # --------------------------------------------------------------------------- the digest
 
+def time_zone_valid(name: str) -> bool:
+    return name in _time_zones()
+
+
+@lru_cache(maxsize=1)
+def _time_zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones() | {"UTC"})
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def digest_time(prefs: NotificationSettings | None, now: datetime) -> datetime:
+    """The person's latest digest time at or before ``now``: today's ``digest_hour`` in their
+    time zone, or yesterday's while it is earlier than that (an hour a clock change skips
+    counts as the hour after it)."""
+    hour = prefs.digest_hour if prefs is not None else DEFAULT_DIGEST_HOUR
+    zone = _zone(prefs.time_zone if prefs is not None else DEFAULT_TIME_ZONE)
+    local = now.astimezone(zone)
+    for days in (0, 1):
+        day = local.date() - timedelta(days=days)
+        at = datetime.combine(day, time(hour=hour), tzinfo=zone).astimezone(UTC)
+        if at <= now:
+            return at
+    raise AssertionError("unreachable")  # pragma: no cover - yesterday's hour is in the past
+
+
 def digest_send(*, now: datetime | None = None) -> dict[str, int]:
-    """One mail per person with the notifications kept for their digest; safe to run again
-    (each row is taken once, under a row lock)."""
+    """One mail a day per person with the notifications kept for their digest, at the hour
+    they chose in their time zone (default 08:00 UTC), or at the first run after it. A person
+    is due when their digest time has come since their last digest and something waits from
+    before it; a run the same day sends them nothing more (what arrives later waits for the
+    next day). Safe to run again and concurrently (each row is taken once, under a row lock)."""
     now = now or timezone.now()
     counts = {"mails": 0, "items": 0}
-    user_ids = sorted(set(Delivery.objects.filter(status=Status.DIGEST)
-                          .values_list("user_id", flat=True)))
-    for user_id in user_ids:
+    waiting = (Delivery.objects.filter(status=Status.DIGEST).values("user_id")
+               .annotate(oldest=Min("created_at")))
+    oldest = {row["user_id"]: row["oldest"] for row in waiting}
+    prefs_of = _settings_of(oldest)
+    for user_id in sorted(oldest):
+        since = digest_time(prefs_of.get(user_id), now)
+        sent_at = prefs_of[user_id].digest_sent_at if user_id in prefs_of else None
+        if oldest[user_id] > since or (sent_at is not None and sent_at >= since):
+            continue  # not its time yet, or sent today already
         with transaction.atomic():
+            prefs = (NotificationSettings.objects.select_for_update()
+                     .filter(user_id=user_id).first())
+            if prefs is not None and prefs.digest_sent_at is not None \
+                    and prefs.digest_sent_at >= since:
+                continue  # another run sent it meanwhile
             rows = list(Delivery.objects.select_for_update(skip_locked=True)
                         .filter(user_id=user_id, status=Status.DIGEST).order_by("event_id"))
             if not rows:
                 continue
             user = User.objects.get(id=user_id)
-            prefs = NotificationSettings.objects.filter(user_id=user_id).first()
             to = email_address(user, prefs)
             chosen = kinds.preferences_with_defaults(prefs.preferences if prefs else None)
             keep = [row for row in rows if chosen[row.kind][Channel.EMAIL]]
@@ -337,8 +508,9 @@ def digest_send(*, now: datetime | None = None) -> dict[str, int]:
                 Delivery.objects.filter(id__in=[r.id for r in rows]).update(
                     status=Status.SKIPPED, reason="digest_off", updated_at=now)
                 continue
-            messages = _digest_messages(keep)
-            mail.send(mail.digest_mail(user_id=user_id, to=to, messages=messages))
+            with translation.override(recipient_language(user)):
+                messages = _digest_messages(keep)
+                mail.send(mail.digest_mail(user_id=user_id, to=to, messages=messages))
             Delivery.objects.filter(id__in=[r.id for r in rows]).update(
                 status=Status.DIGESTED, updated_at=now)
             NotificationSettings.objects.filter(user_id=user_id).update(digest_sent_at=now)
@@ -367,20 +539,25 @@ def _digest_messages(rows: list[Delivery]) -> list[kinds.Message]:
 
 # --------------------------------------------------------------------------- devices
 
-def push_subscription_register(*, user: User, endpoint: str, p256dh: str, auth: str,
-                               name: str = "", user_agent: str = "") -> PushSubscription:
-    """Register (or refresh) a device's subscription; the same endpoint again updates it."""
+def _check_subscription(endpoint: str, p256dh: str, auth: str) -> None:
     if not endpoint.startswith("https://") and not getattr(settings, "WEBPUSH_ALLOW_HTTP", False):
-        raise InvalidPushSubscription("The endpoint must be an https URL.",
+        raise InvalidPushSubscription(gettext("The endpoint must be an https URL."),
                                       field="endpoint")
     if not push.valid_client_key(p256dh):
-        raise InvalidPushSubscription("keys.p256dh is not a P-256 public key.", field="p256dh")
+        raise InvalidPushSubscription(gettext("keys.p256dh is not a P-256 public key."),
+                                      field="p256dh")
     try:
         secret = push.b64url_decode(auth)
     except ValueError:
         secret = b""
     if len(secret) != 16:
-        raise InvalidPushSubscription("keys.auth is not a 16-byte secret.", field="auth")
+        raise InvalidPushSubscription(gettext("keys.auth is not a 16-byte secret."), field="auth")
+
+
+def push_subscription_register(*, user: User, endpoint: str, p256dh: str, auth: str,
+                               name: str = "", user_agent: str = "") -> PushSubscription:
+    """Register (or refresh) a device's subscription; the same endpoint again updates it."""
+    _check_subscription(endpoint, p256dh, auth)
     with transaction.atomic():
         existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
         if existing is not None and existing.user_id != user.id:
@@ -398,6 +575,37 @@ def push_subscription_register(*, user: User, endpoint: str, p256dh: str, auth: 
         return existing
 
 
+def push_subscription_renew(*, old_endpoint: str, old_auth: str, endpoint: str, p256dh: str,
+                            auth: str) -> PushSubscription:
+    """A device's push service replaced its subscription (the service worker's
+    ``pushsubscriptionchange``): the new one takes the old one's place, for the same account
+    and name. No sign-in: a service worker has no API token. Knowing the old endpoint and its
+    auth secret, which only that browser and this server hold, is the proof."""
+    _check_subscription(endpoint, p256dh, auth)
+    with transaction.atomic():
+        old = PushSubscription.objects.select_for_update().filter(endpoint=old_endpoint).first()
+        if old is None or not hmac.compare_digest(old.auth.encode(), old_auth.encode()):
+            raise NotFound(gettext("No such push subscription."))
+        if endpoint == old.endpoint:
+            old.p256dh, old.auth = p256dh, auth
+            old.save(update_fields=["p256dh", "auth"])
+            return old
+        taken = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+        if taken is not None and taken.user_id != old.user_id:
+            raise PushSubscriptionTaken()
+        if taken is not None:  # the page registered the new one already
+            old.delete()
+            taken.p256dh, taken.auth = p256dh, auth
+            taken.name = taken.name or old.name
+            taken.save(update_fields=["p256dh", "auth", "name"])
+            return taken
+        old.endpoint, old.p256dh, old.auth = endpoint, p256dh, auth
+        old.last_used_at = None
+        old.save(update_fields=["endpoint", "p256dh", "auth", "last_used_at"])
+        logger.info("push subscription %s renewed by its device", old.id)
+        return old
+
+
 def push_subscription_delete(*, user: User, subscription_id: int) -> bool:
     deleted, _ = PushSubscription.objects.filter(user=user, id=subscription_id).delete()
     return bool(deleted)
@@ -406,7 +614,10 @@ def push_subscription_delete(*, user: User, subscription_id: int) -> bool:
 # --------------------------------------------------------------------------- preferences
 
 def preferences_update(*, user: User, preferences: Mapping[str, Mapping[str, bool]] | None = None,
-                       email_digest: bool | None = None) -> NotificationSettings:
+                       email_digest: bool | None = None, digest_hour: int | None = None,
+                       time_zone: str | None = None) -> NotificationSettings:
+    """Change what is given (``time_zone``: an IANA name, checked by the caller with
+    ``time_zone_valid``)."""
     with transaction.atomic():
         prefs, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
         merged = kinds.preferences_with_defaults(prefs.preferences)
@@ -415,6 +626,10 @@ def preferences_update(*, user: User, preferences: Mapping[str, Mapping[str, boo
         prefs.preferences = merged
         if email_digest is not None:
             prefs.email_digest = email_digest
+        if digest_hour is not None:
+            prefs.digest_hour = digest_hour
+        if time_zone is not None:
+            prefs.time_zone = time_zone
         prefs.save()
         return prefs
 
@@ -449,7 +664,7 @@ def email_verify(*, token: str) -> User:
     user_id, email = found
     user = User.objects.filter(id=user_id).first()
     if user is None or (user.email or "").lower() != email.lower():
-        raise InvalidToken("This address is no longer the account's.")
+        raise InvalidToken(gettext("This address is no longer the account's."))
     with transaction.atomic():
         prefs, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
         prefs.verified_email = email
@@ -457,8 +672,9 @@ def email_verify(*, token: str) -> User:
     return user
 
 
-def unsubscribe(*, token: str) -> tuple[User, list[str]]:
-    """Turn off the mails a signed unsubscribe link names; no sign-in needed."""
+def unsubscribe_preview(*, token: str) -> tuple[User, list[str]]:
+    """Who a signed unsubscribe link is for and the kinds of mail it would stop; changes
+    nothing (what a GET of the link answers: a mail scanner following links stops nothing)."""
     found = mail.read_unsubscribe_token(token)
     if found is None:
         raise InvalidToken()
@@ -466,7 +682,14 @@ def unsubscribe(*, token: str) -> tuple[User, list[str]]:
     user = User.objects.filter(id=user_id).first()
     if user is None or (kind != mail.ALL and kind not in kinds.DEFAULTS):
         raise InvalidToken()
-    turned_off = list(kinds.DEFAULTS) if kind == mail.ALL else [kind]
+    return user, [str(k) for k in (list(kinds.DEFAULTS) if kind == mail.ALL else [kind])]
+
+
+def unsubscribe(*, token: str) -> tuple[User, list[str]]:
+    """Turn off the mails a signed unsubscribe link names, at once; no sign-in needed (the
+    one-click POST of RFC 8058, and the button of the link's page)."""
+    user, turned_off = unsubscribe_preview(token=token)
+    kind = mail.ALL if len(turned_off) > 1 else turned_off[0]
     preferences_update(user=user, preferences={k: {Channel.EMAIL: False} for k in turned_off},
                        email_digest=False if kind == mail.ALL else None)
     return user, [str(k) for k in turned_off]

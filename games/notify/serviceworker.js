@@ -1,10 +1,101 @@
 // Boardpost's service worker (served at /sw.js, scope "/"): shows each Web Push message as a
-// notification and opens the match it is about when the player clicks it. The message is the
-// server's JSON: {title, body, url, tag, kind, match, event}; it says what the player's own
-// feed says, nothing more.
+// notification, opens the match it is about when the player clicks it, and follows the push
+// service when it replaces this browser's subscription. The message is the server's JSON:
+// {title, body, url, tag, kind, match, event}; it says what the player's own feed says,
+// nothing more.
+
+// The subscription this browser registered with the server ({endpoint, keys: {auth}}), kept
+// by the page (push.js) in Cache Storage: a service worker cannot read the page's
+// localStorage, and on `pushsubscriptionchange` the old subscription may be gone already.
+const STORE = "boardpost-push";
+const RECORD = "/push-subscription";
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+/** The notification for one push message. */
+async function showPush(data) {
+  const title = typeof data.title === "string" ? data.title : "Boardpost";
+  const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
+  await self.registration.showNotification(title, {
+    body: typeof data.body === "string" ? data.body : "",
+    // One notification per match and kind: a newer one replaces the older.
+    tag: typeof data.tag === "string" ? data.tag : undefined,
+    data: { url },
+  });
+}
+
+/** Open the notification's match: in a window of this site if there is one, else a new one. */
+async function openMatch(notification) {
+  notification.close();
+  const target = new URL(notification.data?.url || "/", self.location.origin);
+  if (target.origin !== self.location.origin) return null;
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  for (const client of windows) {
+    if (new URL(client.url).origin !== target.origin) continue;
+    let shown = client;
+    if ("navigate" in client && client.url !== target.href) {
+      // Only a window this worker controls can be navigated; another one is focused as it is.
+      shown = (await client.navigate(target.href).catch(() => null)) || client;
+    }
+    if ("focus" in shown) await shown.focus().catch(() => {});
+    return shown;
+  }
+  return self.clients.openWindow(target.href);
+}
+
+function keyBytes(base64url) {
+  const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/")
+    + "=".repeat((4 - (base64url.length % 4)) % 4));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+async function recorded() {
+  const found = await (await caches.open(STORE)).match(RECORD);
+  return found ? found.json() : null;
+}
+
+async function record(subscription) {
+  const { endpoint, keys } = subscription;
+  await (await caches.open(STORE)).put(RECORD, new Response(JSON.stringify({
+    endpoint, keys: { auth: keys.auth },
+  }), { headers: { "Content-Type": "application/json" } }));
+}
+
+/**
+ * The push service replaced this browser's subscription (or dropped it): subscribe again
+ * with the server's VAPID key when the browser did not already, and tell the server, which
+ * puts the new subscription in the old one's place. The service worker has no API token; the
+ * old subscription's endpoint and auth secret prove which device it is.
+ */
+async function renewSubscription(oldSubscription, newSubscription) {
+  const old = oldSubscription ? oldSubscription.toJSON() : await recorded();
+  let fresh = newSubscription;
+  if (!fresh) {
+    const answer = await fetch("/api/push/public-key", { credentials: "omit" });
+    if (!answer.ok) return null; // the server sends no push any more
+    const { public_key: key } = await answer.json();
+    fresh = await self.registration.pushManager.subscribe({
+      userVisibleOnly: true, applicationServerKey: keyBytes(key),
+    });
+  }
+  const next = fresh.toJSON();
+  if (!old || !old.endpoint || !old.keys?.auth) return null; // the page registers it next time
+  const answer = await fetch("/api/push-subscriptions/renew", {
+    method: "POST",
+    credentials: "omit",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({
+      old_endpoint: old.endpoint,
+      old_auth: old.keys.auth,
+      subscription: { endpoint: next.endpoint, expirationTime: next.expirationTime ?? null,
+        keys: { p256dh: next.keys.p256dh, auth: next.keys.auth } },
+    }),
+  });
+  if (!answer.ok) return null;
+  await record(next);
+  return next;
+}
 
 self.addEventListener("push", (event) => {
   let data = {};
@@ -13,29 +104,13 @@ self.addEventListener("push", (event) => {
   } catch {
     data = { body: event.data ? event.data.text() : "" };
   }
-  const title = typeof data.title === "string" ? data.title : "Boardpost";
-  const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
-  event.waitUntil(self.registration.showNotification(title, {
-    body: typeof data.body === "string" ? data.body : "",
-    // One notification per match and kind: a newer one replaces the older.
-    tag: typeof data.tag === "string" ? data.tag : undefined,
-    data: { url },
-  }));
+  event.waitUntil(showPush(data));
 });
 
 self.addEventListener("notificationclick", (event) => {
-  event.notification.close();
-  const target = new URL(event.notification.data?.url || "/", self.location.origin);
-  if (target.origin !== self.location.origin) return;
-  event.waitUntil((async () => {
-    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-    for (const client of windows) {
-      if (new URL(client.url).origin === target.origin && "focus" in client) {
-        await client.focus();
-        if ("navigate" in client) await client.navigate(target.href).catch(() => {});
-        return;
-      }
-    }
-    await self.clients.openWindow(target.href);
-  })());
+  event.waitUntil(openMatch(event.notification));
+});
+
+self.addEventListener("pushsubscriptionchange", (event) => {
+  event.waitUntil(renewSubscription(event.oldSubscription, event.newSubscription));
 });

@@ -35,3 +35,9 @@ def notify_deliver_task(self: Any, event_ids: list[int]) -> dict[str, int]:
              autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def notify_digest_send_task() -> dict[str, int]:
     return services.digest_send()
+
+
+@shared_task(name=names.NOTIFY_SWEEP, acks_late=True, reject_on_worker_lost=True,
+             autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def notify_sweep_task() -> dict[str, int]:
+    return services.sweep()

@@ -6,6 +6,8 @@ app_name = "notify"
 
 urlpatterns = [
     path("push/public-key", api.PushPublicKeyApi.as_view(), name="push-public-key"),
+    path("push-subscriptions/renew", api.PushSubscriptionRenewApi.as_view(),
+         name="push-subscription-renew"),
     path("me/push-subscriptions", api.PushSubscriptionListApi.as_view(),
          name="push-subscriptions"),
     path("me/push-subscriptions/<int:subscription_id>", api.PushSubscriptionDetailApi.as_view(),

@@ -39,6 +39,7 @@ GUESTS_IDLE_DELETE = "games.guests_idle_delete"
 # Notifications (games.notify.tasks): push and mail for new feed entries; the daily digest.
 NOTIFY_DELIVER = "games.notify_deliver"
 NOTIFY_DIGEST_SEND = "games.notify_digest_send"
+NOTIFY_SWEEP = "games.notify_sweep"
 
 TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
               DEADLINES_SWEEP, DUE_WORK_SWEEP)
@@ -128,5 +129,6 @@ def rating_after_commit(*, match_id: str) -> None:
 
 def notify_after_commit(*, event_ids: list[int]) -> None:
     """Push and mail for these new feed entries (``games.notify``), where their players want
-    them. Unlike the match's work, a notification whose message is lost is not made good."""
+    them. A message that is lost (the broker down at commit) is made good by the notification
+    sweep (``games.notify.services.sweep``), which finds entries that were never delivered."""
     _after_commit(NOTIFY_DELIVER, (event_ids,))

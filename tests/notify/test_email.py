@@ -40,9 +40,12 @@ def test_your_turn_is_mailed_with_text_html_and_unsubscribe_links(
                      if line.startswith("Stop mails about your turn"))
     assert kind_link in html.replace("&amp;", "&")
 
-    # The kind's link, opened in a browser with no sign-in: your-turn mails stop.
+    # The kind's link, opened in a browser with no sign-in, asks; its button stops your-turn
+    # mails (tests/notify/test_unsubscribe.py: the GET alone changes nothing).
     page = api_client.get(_path(kind_link), HTTP_ACCEPT="text/html")
     assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    assert "Stop mails about your turn?" in page.content.decode()
+    page = api_client.post(_path(kind_link), HTTP_ACCEPT="text/html")
     assert "No more mails about your turn" in page.content.decode()
     prefs = NotificationSettings.objects.get(user=alice).preferences
     assert prefs["your_turn"]["email"] is False and prefs["invited"]["email"] is True
@@ -116,6 +119,10 @@ def test_one_feed_entry_is_mailed_once(smtp, alice):
 
 def test_the_daily_digest_gathers_the_mails(smtp, alice, client_for,
                                             django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
     verified(alice)
     client = client_for(alice)
     answer = client.patch("/api/me/notifications", {"email_digest": True}, format="json")
@@ -124,12 +131,13 @@ def test_the_daily_digest_gathers_the_mails(smtp, alice, client_for,
         notify(user_ids=[alice.id], type=UserEvent.Type.INVITED, game="nibble", by="bob")
         notify(user_ids=[alice.id], type=UserEvent.Type.DEADLINE_SOON, game="nimble")
     assert smtp.messages == []
-    assert services.digest_send() == {"mails": 1, "items": 2}
+    tomorrow = timezone.now() + timedelta(days=1)  # past the next 08:00 UTC
+    assert services.digest_send(now=tomorrow) == {"mails": 1, "items": 2}
     [digest] = smtp.messages
     text, html = parts(digest)
     assert "Invitation to Nibble" in text and "Nimble: your deadline is near" in html
     assert digest["List-Unsubscribe"]
-    assert services.digest_send() == {"mails": 0, "items": 0}
+    assert services.digest_send(now=tomorrow) == {"mails": 0, "items": 0}
     assert set(Delivery.objects.filter(user=alice).values_list("status", flat=True)) == \
         {"digested"}
 

@@ -13,7 +13,7 @@ from django.test import Client
 from games.live import presence
 from games.models import UserEvent
 from games.notify import kinds, services
-from games.notify.models import Delivery
+from games.notify.models import Delivery, TurnNotice
 from games.services.notifications import notify
 from tests.factories import UserFactory, token_for
 from tests.notify.helpers import entries, play, start, until_turn_of, verified
@@ -224,3 +224,41 @@ def _auth(device) -> str:
     from games.notify.push import b64url
 
     return b64url(device.auth)
+
+
+@pytest.mark.django_db
+def test_without_redis_reading_the_match_still_lifts_the_your_turn_limit(
+        push_service, alice, bob, client_for, settings, django_capture_on_commit_callbacks):
+    """Plain ``make run`` has no Redis: the look is recorded on the limit's row."""
+    settings.EVENTS_REDIS_URL = ""
+    client = client_for(alice)
+    device = push_service.device()
+    client.post("/api/me/push-subscriptions", device.as_json(), format="json")
+    with django_capture_on_commit_callbacks(execute=True):
+        match = until_turn_of(start("nibble", [alice, bob]), [alice, bob], alice)
+    turns = lambda: [p for p in push_service.for_device(device) if p["kind"] == "your_turn"]  # noqa: E731
+    assert len(turns()) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        _turn(alice, match)
+    assert len(turns()) == 1
+    notice = TurnNotice.objects.get(user=alice, match=match)
+    assert notice.looked_at is None
+    # Reading the match (no Redis anywhere) lifts the limit, once.
+    assert presence.seen_at(alice.id, match.id) is None
+    assert client.get(f"/api/matches/{match.id}").status_code == 200
+    notice.refresh_from_db()
+    assert notice.looked_at is not None and notice.looked_at >= notice.sent_at
+    with django_capture_on_commit_callbacks(execute=True):
+        _turn(alice, match)
+        _turn(alice, match)
+    assert len(turns()) == 2
+    # The new notice waits for a new look; bob reading the match is not alice looking.
+    assert TurnNotice.objects.get(user=alice, match=match).looked_at is None
+    client_for(bob).get(f"/api/matches/{match.id}")
+    with django_capture_on_commit_callbacks(execute=True):
+        _turn(alice, match)
+    assert len(turns()) == 2
+    client.get(f"/api/matches/{match.id}", HTTP_IF_NONE_MATCH="whatever")
+    with django_capture_on_commit_callbacks(execute=True):
+        _turn(alice, match)
+    assert len(turns()) == 3

@@ -1,6 +1,8 @@
 // Web Push for this browser: register the service worker, ask for permission (only when the
 // player clicks a button), subscribe with the server's VAPID key and register the
-// subscription with the API; or remove it again.
+// subscription with the API; or remove it again. The registered subscription's endpoint and
+// auth secret are kept in Cache Storage for the service worker, which needs them to move the
+// registration to a new subscription when the push service replaces it (sw.js).
 
 import { api } from "./api.js";
 
@@ -12,6 +14,20 @@ function keyBytes(base64url) {
   const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/")
     + "=".repeat((4 - (base64url.length % 4)) % 4));
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+const STORE = "boardpost-push";
+const RECORD = "/push-subscription";
+
+async function remember(subscription) {
+  const { endpoint, keys } = subscription.toJSON();
+  await (await caches.open(STORE)).put(RECORD, new Response(JSON.stringify({
+    endpoint, keys: { auth: keys.auth },
+  }), { headers: { "Content-Type": "application/json" } }));
+}
+
+async function forget() {
+  await caches.delete(STORE);
 }
 
 async function registration() {
@@ -40,12 +56,15 @@ export async function enable(name) {
       userVisibleOnly: true, applicationServerKey: keyBytes(key),
     });
   }
-  return api.post("/api/me/push-subscriptions", { ...subscription.toJSON(), name });
+  const registered = await api.post("/api/me/push-subscriptions", { ...subscription.toJSON(), name });
+  await remember(subscription);
+  return registered;
 }
 
 /** Stop this browser's subscription (the server forgets it at its next push, or now). */
 export async function disable(deviceId) {
   const subscription = await currentSubscription();
   if (subscription) await subscription.unsubscribe();
+  await forget();
   if (deviceId != null) await api.del(`/api/me/push-subscriptions/${deviceId}`);
 }

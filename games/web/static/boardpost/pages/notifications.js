@@ -94,7 +94,22 @@ export async function render(main, _params, ctx) {
         type: "checkbox", id: "email-digest", checked: settings.email_digest,
         onChange: (event) => save({ email_digest: event.target.checked }),
       }), " One daily email digest instead of one email each")),
+      digestTime(settings, save),
       h("p", { class: "muted" }, "Nothing is sent about a match you are watching here."));
+  }
+
+  function digestTime(settings, save) {
+    const hours = h("select", {
+      id: "digest-hour", onChange: (event) => save({ digest_hour: Number(event.target.value) }),
+    }, Array.from({ length: 24 }, (_, hour) => h("option", {
+      value: String(hour), selected: hour === settings.digest_hour,
+    }, `${String(hour).padStart(2, "0")}:00`)));
+    const zones = timeZones(settings.time_zone);
+    const zone = h("select", {
+      id: "time-zone", onChange: (event) => save({ time_zone: event.target.value }),
+    }, zones.map((name) => h("option", { value: name, selected: name === settings.time_zone }, name)));
+    return h("p", null, h("label", { for: "digest-hour" }, "The digest comes at "), hours, " ",
+      h("label", { for: "time-zone" }, "in the time zone "), zone);
   }
 
   function emailPart(settings) {
@@ -123,6 +138,12 @@ export async function render(main, _params, ctx) {
   }
 
   await draw();
+}
+
+function timeZones(current) {
+  const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const known = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [...new Set([current, here, "UTC", ...known].filter(Boolean))].sort();
 }
 
 function guessName() {
