@@ -50,3 +50,15 @@ def test_a_real_time_level_4_bot_ticks_on_the_deep_queue(sent):
     assert sorted(_bot_moves(sent), key=str) == sorted(
         [(scheduling.MATCH_BOT_RACE_TICK, "deep-test"), (scheduling.MATCH_BOT_RACE_TICK, None)],
         key=str)
+
+
+def test_the_bot_list_shows_a_level_4_account_per_game_with_its_measured_strength(
+        client_for, alice):
+    bot_accounts_ensure()
+    bots = client_for(alice).get("/api/bots").json()
+    deep = {b["game"]: b for b in bots if b["level"] == 4}
+    assert sorted(deep) == ["nibble", "nimalia", "nimble"]
+    for slug, bot in deep.items():
+        assert bot["username"] == f"{slug}-bot-4"
+        assert "a move; beat level 3 in" in bot["description"]
+        assert "«" not in bot["description"]
