@@ -15,11 +15,15 @@ What is measured, and where:
 
 Processes. prometheus-client keeps metrics per process. With several processes (gunicorn
 workers, uvicorn workers, Celery's prefork pool) set ``PROMETHEUS_MULTIPROC_DIR`` to a directory
-all of a host's (or container's) processes share, emptied before they start: each process then
-writes its metrics there and ``/metrics`` answers the sum over all of them (prometheus-client's
-multiprocess mode). The Celery worker of another container answers its own scrape on
-``CELERY_METRICS_PORT`` (``worker_metrics_serve``). Without the variable each process answers
-for itself, which is right for one process only.
+all of a host's (or container's) processes share, emptied before they start (the docker start
+scripts and ``make run`` do both): each process then writes its metrics there and ``/metrics``
+answers the sum over all of them (prometheus-client's multiprocess mode). The live gauges of a
+process that ended leave the sum: gunicorn's ``child_exit`` hook (docker/gunicorn.conf.py) and a
+Celery pool process's shutdown say so, and each scrape forgets those of processes that died
+without a word (uvicorn's workers have no exit hook; ``forget_dead_processes``). The Celery
+worker of another container answers its own scrape on ``CELERY_METRICS_PORT``
+(``worker_metrics_serve``). Without the variable each process answers for itself, which is
+right for one process only.
 
 Access (``metrics_view``): a scraper sends ``Authorization: Bearer <METRICS_TOKEN>`` or connects
 from an address in ``METRICS_ALLOWED_ADDRESSES``; with neither configured ``/metrics`` is off
@@ -77,12 +81,47 @@ def multiprocess_mode() -> bool:
     return bool(os.environ.get(MULTIPROC_ENV))
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
+def forget_dead_processes(path: str) -> list[int]:
+    """Mark dead every process whose live gauges (``gauge_live*_<pid>.db``) are in ``path`` but
+    which no longer runs: a uvicorn worker has no exit hook, and a process killed outright never
+    ran its own. Only right where the directory belongs to one host or container (one process
+    id space), which is how it is meant to be used. The process ids marked dead."""
+    dead = set()
+    for name in os.listdir(path):
+        if name.startswith("gauge_live") and name.endswith(".db"):
+            pid = name[:-len(".db")].rpartition("_")[2]
+            if pid.isdigit() and not _alive(int(pid)):
+                dead.add(int(pid))
+    for pid in dead:
+        multiprocess.mark_process_dead(pid, path)  # type: ignore[no-untyped-call]
+    return sorted(dead)
+
+
+class LiveProcessesCollector(multiprocess.MultiProcessCollector):
+    """prometheus-client's multiprocess collector, which first forgets the live gauges of
+    processes that died without saying so (``forget_dead_processes``)."""
+
+    def collect(self) -> Any:
+        forget_dead_processes(self._path)
+        return super().collect()  # type: ignore[no-untyped-call]
+
+
 def base_registry() -> CollectorRegistry:
     """The metrics every process writes: this process's own, or in multiprocess mode those of
     every process sharing the directory."""
     if multiprocess_mode():
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        LiveProcessesCollector(registry)
         return registry
     return REGISTRY
 

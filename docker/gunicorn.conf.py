@@ -57,3 +57,13 @@ def write_json_error(sock, status_int, reason, mesg):
 # Workers call util.write_error at the time of the error, so replacing it here (in the master,
 # before the workers fork) answers every gunicorn-level error with the envelope.
 util.write_error = write_json_error
+
+
+def child_exit(server, worker):
+    """A worker process ended (restarted or killed): its live gauges (``boardpost_live_waiters``)
+    stop counting in ``/metrics``; its counters stay in the sum. prometheus-client's own call,
+    so that the master never imports Django."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -20,6 +20,14 @@ if [ "$hard" != "unlimited" ] && [ "$hard" -lt "$wanted" ]; then
 fi
 ulimit -Sn "$wanted" || echo "start-events: could not raise the open-file limit to $wanted" >&2
 
+# Metrics (README "Metrics and logs"): this server's processes add up their metrics in
+# PROMETHEUS_MULTIPROC_DIR, a directory of their own (compose: /tmp/boardpost-metrics in each
+# container; unless given, one per port on this host). Files a previous run
+# left there would be added to this run's counts: they go before the processes start.
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-${TMPDIR:-/tmp}/boardpost-metrics-events-${PORT:-8001}}"
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -type f -name '*.db' -delete
+
 # The listen backlog must hold the clients that reconnect together after a restart.
 exec uvicorn config.asgi:application --host "${BIND_ADDRESS:-0.0.0.0}" --port "${PORT:-8001}" \
   --workers "${EVENTS_WORKERS:-2}" --backlog "${EVENTS_BACKLOG:-4096}" --no-access-log \

@@ -5,4 +5,12 @@
 # number of these can start side by side. Run from the application's directory (/app).
 set -o errexit -o pipefail -o nounset
 
+# Metrics (README "Metrics and logs"): this server's processes add up their metrics in
+# PROMETHEUS_MULTIPROC_DIR, a directory of their own (compose: /tmp/boardpost-metrics in each
+# container; unless given, one per port on this host). Files a previous run
+# left there would be added to this run's counts: they go before the processes start.
+export PROMETHEUS_MULTIPROC_DIR="${PROMETHEUS_MULTIPROC_DIR:-${TMPDIR:-/tmp}/boardpost-metrics-web-${PORT:-8000}}"
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
+find "$PROMETHEUS_MULTIPROC_DIR" -maxdepth 1 -type f -name '*.db' -delete
+
 exec gunicorn --config "${GUNICORN_CONFIG:-docker/gunicorn.conf.py}" config.wsgi:application

@@ -3,6 +3,10 @@ second worker for the level-4 bots' queue and Celery beat together on the embedd
 (SQLite and a filesystem broker under var/).
 
 Ctrl-C stops them all. Set DATABASE_URL / CELERY_BROKER_URL to use PostgreSQL and Redis.
+
+Metrics: the server and the workers share one prometheus-client multiprocess directory,
+var/metrics (or PROMETHEUS_MULTIPROC_DIR when set), emptied at start, so the API's /metrics
+also answers the workers' task counts and run times and the bots' think time.
 """
 
 from __future__ import annotations
@@ -41,6 +45,34 @@ def raise_open_files(wanted: int = OPEN_FILES) -> int:
     return soft
 
 
+def metrics_dir(env: dict[str, str]) -> Path:
+    """Give every process started here one multiprocess directory (``PROMETHEUS_MULTIPROC_DIR``
+    from ``env``, else var/metrics), created and emptied of a previous run's metric files
+    (``*.db``), which would be added to this run's counts. Sets it in ``env``."""
+    folder = Path(env.get("PROMETHEUS_MULTIPROC_DIR") or ROOT / "var" / "metrics")
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):
+        stale.unlink()
+    env["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
+    return folder
+
+
+def commands(host: str, port: int, env: dict[str, str]) -> dict[str, list[str]]:
+    """What runs: the Celery worker, the level-4 bots' worker, beat and the API server."""
+    celery = [PYTHON, "-m", "celery", "-A", "config.celery_app"]
+    return {
+        "worker": [*celery, "worker", "--loglevel=INFO", "--pool=threads", "--concurrency=4"],
+        # Level-4 bot moves (seconds of thinking each) on their own queue and process, so
+        # they never hold up the worker above (quick bots, system steps, ratings).
+        "worker-bots": [*celery, "worker", "--loglevel=INFO", "--pool=solo", "-Q",
+                        env.get("BOTS_DEEP_QUEUE", "bots-deep"), "-n", "bots-deep@%h"],
+        "beat": [*celery, "beat", "--loglevel=INFO",
+                 f"--schedule={ROOT / 'var' / 'celerybeat-schedule'}"],
+        "server": [PYTHON, "-m", "uvicorn", "config.asgi:application", "--host", host,
+                   "--port", str(port), "--no-access-log"],
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--port", type=int, default=8000)
@@ -65,22 +97,10 @@ def main() -> int:
     subprocess.run([*manage, "vapid_keys", "--keep", str(ROOT / "var" / "vapid.json")],
                    check=True, cwd=ROOT, env=env)
 
-    celery = [PYTHON, "-m", "celery", "-A", "config.celery_app"]
-    processes = [
-        subprocess.Popen([*celery, "worker", "--loglevel=INFO", "--pool=threads",
-                          "--concurrency=4"], cwd=ROOT, env=env),
-        # Level-4 bot moves (seconds of thinking each) on their own queue and process, so
-        # they never hold up the worker above (quick bots, system steps, ratings).
-        subprocess.Popen([*celery, "worker", "--loglevel=INFO", "--pool=solo", "-Q",
-                          env.get("BOTS_DEEP_QUEUE", "bots-deep"), "-n", "bots-deep@%h"],
-                         cwd=ROOT, env=env),
-        subprocess.Popen([*celery, "beat", "--loglevel=INFO",
-                          f"--schedule={ROOT / 'var' / 'celerybeat-schedule'}"],
-                         cwd=ROOT, env=env),
-        subprocess.Popen([PYTHON, "-m", "uvicorn", "config.asgi:application", "--host",
-                          args.host, "--port", str(args.port), "--no-access-log"],
-                         cwd=ROOT, env=env),
-    ]
+    # After the commands above, whose processes' metrics are of no interest.
+    metrics_dir(env)
+    processes = [subprocess.Popen(argv, cwd=ROOT, env=env)
+                 for argv in commands(args.host, args.port, env).values()]
     base = f"http://{args.host}:{args.port}"
     print(f"\nBoardpost is running.\n  API:      {base}/api/\n  API docs: {base}/api/docs\n"
           f"  Schema:   {base}/api/schema\n  Web:      {base}/\nPress Ctrl-C to stop.\n",

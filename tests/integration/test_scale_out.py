@@ -14,7 +14,10 @@ and two ``worker`` (Celery) processes start side by side and must pass the compo
 Clients are spread over the servers, and the guarantees hold across them: moves made through
 either web server wake long-polls and streams on either events server; racing clients on both
 web servers leave every move log numbered 1..n without a gap; each Nimalia round is scored once,
-by whichever worker took the task; both workers play bots.
+by whichever worker took the task; both workers play bots. Metrics are collected as the compose
+file wires them: each "container" has a multiprocess directory of its own, a web server's
+``/metrics`` (behind ``METRICS_TOKEN``) adds up its two gunicorn workers, and each Celery worker
+answers for its task series on ``CELERY_METRICS_PORT``.
 
 ``SCALE_OUT_MATCHES`` (default 4) sets how many matches race at once and how many bot matches are
 played (``make scale-out`` runs the same test with more).
@@ -26,13 +29,17 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 import uuid
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +48,8 @@ import psycopg
 import pytest
 import yaml
 from django.conf import settings
+from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client.parser import text_string_to_metric_families
 
 from config.celery_app import app as celery_app
 from tests.games.helpers import first_nibble_take
@@ -344,7 +353,9 @@ def cluster():
         conn.execute(f'CREATE DATABASE "{database}"')
     database_url = _server_url(database)
     queue = f"scale-{uuid.uuid4().hex[:8]}"
-    shell = {"DJANGO_SECRET_KEY": f"scale-out-{uuid.uuid4().hex}"}
+    shell = {"DJANGO_SECRET_KEY": f"scale-out-{uuid.uuid4().hex}",
+             # compose passes it from the shell (or .env) to every service.
+             "METRICS_TOKEN": f"metrics-{uuid.uuid4().hex}"}
     local = {
         # This machine instead of the compose network: one PostgreSQL database of the test's
         # own, and one Redis database for the broker, the throttle cache and the wake-ups.
@@ -359,8 +370,9 @@ def cluster():
         "THROTTLE_USER": "1000000/min", "THROTTLE_ANON": "1000000/min",
         "THROTTLE_REGISTER": "1000000/min", "THROTTLE_LONGPOLL": "1000000/min",
         "MAX_ACTIVE_BOT_MATCHES": "1000",
-        # One process per server (two servers of each kind stand for the processes), and a
-        # small pool each: the PostgreSQL of this machine is shared.
+        # One process per server (two servers of each kind stand for the processes; the web
+        # servers get two, for their metrics), and a small pool each: the PostgreSQL of this
+        # machine is shared.
         "WEB_CONCURRENCY": "1", "WEB_THREADS": "8", "EVENTS_WORKERS": "1",
         "WORKER_CONCURRENCY": "1", "EVENTS_OPEN_FILES": "4096",
         "DB_POOL_MIN_SIZE": "1",
@@ -368,14 +380,24 @@ def cluster():
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     base = {**os.environ, **image_environment(), "PATH": path, **shell}
 
+    metrics_dirs: list[Path] = []
+
     def env_of(service: str, **extra: str) -> dict[str, str]:
-        return {**base, **service_environment(service, shell), **local, **extra}
+        # A metrics directory per process group, as each container has its own /tmp (the
+        # compose value names the same path for every container).
+        metrics_dirs.append(ROOT / "var" / f"scale-metrics-{queue}-{len(metrics_dirs)}")
+        return {**base, **service_environment(service, shell), **local,
+                "PROMETHEUS_MULTIPROC_DIR": str(metrics_dirs[-1]), **extra}
 
     migrate = ServiceProcess("migrate", "migrate", env_of("migrate"))
+    # Each worker's metrics port, on this one machine a free one each.
     workers = [ServiceProcess("worker", f"worker{index}",
-                              env_of("worker", WORKER_NAME=f"scale{index}@{queue}"))
+                              env_of("worker", WORKER_NAME=f"scale{index}@{queue}",
+                                     CELERY_METRICS_PORT=str(free_port())))
                for index in range(2)]
-    web = [ServiceProcess("web", f"web{index}", env_of("web", PORT=str(free_port())))
+    # Two gunicorn workers per web server, whose requests its /metrics adds up.
+    web = [ServiceProcess("web", f"web{index}", env_of("web", PORT=str(free_port()),
+                                                        WEB_CONCURRENCY="2"))
            for index in range(2)]
     events = [ServiceProcess("events", f"events{index}",
                              env_of("events", PORT=str(free_port()), DB_POOL_MAX_SIZE="4"))
@@ -400,6 +422,8 @@ def cluster():
                 process.log.unlink(missing_ok=True)
         with psycopg.connect(admin_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        for directory in metrics_dirs:
+            shutil.rmtree(directory, ignore_errors=True)
         # A process that failed to start has failed the test already, with its output.
         assert not (started and failures), f"tracebacks in {failures} (logs in var/scale-*.log)"
 
@@ -604,3 +628,110 @@ def test_both_workers_play_bots_and_the_logs_stay_gap_free(cluster):
     played = [cluster.tasks_run(worker)["games.match_bot_move_play"]
               for worker in cluster.workers]
     assert all(count > 0 for count in played), f"bot moves per worker: {played}"
+
+
+# --------------------------------------------------------------------------- metrics
+
+def scrape(url: str, token: str | None = None) -> dict[tuple[str, frozenset], float]:
+    request = urllib.request.Request(url)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        text = response.read().decode()
+    return {(sample.name, frozenset(sample.labels.items())): sample.value
+            for family in text_string_to_metric_families(text) for sample in family.samples}
+
+
+def metric(samples: dict, name: str, **labels: str) -> float:
+    return sum(value for (got, have), value in samples.items()
+               if got == name and set(labels.items()) <= have)
+
+
+def per_process(directory: Path, name: str, **labels: str) -> dict[int, float]:
+    """``name`` as each process of a server wrote it to the server's multiprocess directory."""
+    counts = {}
+    for path in directory.glob("counter_*.db"):
+        families = MultiProcessCollector.merge([str(path)])
+        samples = {(sample.name, frozenset(sample.labels.items())): sample.value
+                   for family in families for sample in family.samples}
+        counts[int(path.stem.rpartition("_")[2])] = metric(samples, name, **labels)
+    return counts
+
+
+@pytest.mark.integration
+def test_metrics_add_up_a_servers_workers_and_each_worker_answers_for_its_tasks(cluster):
+    web = cluster.web[0]
+    token = web.env["METRICS_TOKEN"]
+    assert token and web.env["WEB_CONCURRENCY"] == "2"
+    # Production settings: no address is allowed, the token is needed.
+    try:
+        urllib.request.urlopen(web.url + "/metrics", timeout=30)
+        raise AssertionError("/metrics answered without the token")
+    except urllib.error.HTTPError as refused:
+        assert refused.code == 401
+        assert json.loads(refused.read())["code"] == "not_authenticated"
+    counted = {"view": "health-live", "method": "GET", "status": "200"}
+    before = metric(scrape(web.url + "/metrics", token), "boardpost_http_requests_total",
+                    **counted)
+    directory = Path(web.env["PROMETHEUS_MULTIPROC_DIR"])
+    sent = [0]
+
+    def live(_: int) -> None:
+        with urllib.request.urlopen(web.url + "/health/live", timeout=30) as response:
+            assert response.status == 200
+
+    def both_workers_counted() -> bool:
+        # Requests at once on fresh connections, which gunicorn's two workers share.
+        with ThreadPoolExecutor(16) as pool:
+            list(pool.map(live, range(32)))
+        sent[0] += 32
+        counts = per_process(directory, "boardpost_http_requests_total", **counted)
+        return sum(1 for count in counts.values() if count > 0) >= 2
+
+    wait_until(both_workers_counted, timeout=180, interval=0,
+               message="one gunicorn worker took every request")
+    samples = scrape(web.url + "/metrics", token)
+    counts = per_process(directory, "boardpost_http_requests_total", **counted)
+    # One scrape through either worker answers for both: every request counted once.
+    assert metric(samples, "boardpost_http_requests_total", **counted) - before == sent[0]
+    assert metric(samples, "boardpost_http_requests_total", **counted) == sum(counts.values())
+    assert len(counts) == 2, counts  # the two workers; the master writes nothing
+    # What the web server reads at scrape time about Celery: its queue's depth.
+    queue = ("queue", web.env["CELERY_TASK_DEFAULT_QUEUE"])
+    assert any(name == "boardpost_celery_queue_length" and queue in labels
+               for name, labels in samples)
+
+    # The task series live in the workers: a bot match, then each worker's own scrape.
+    host = cluster.players(1, "metrics")[0][0]
+    status, created = host.post("/api/matches", {
+        "game": "nibble", "config": {}, "rated": False,
+        "seats": [{"kind": "bot", "level": 1}, {"kind": "bot", "level": 1}]})
+    assert status == 201, created
+    wait_until(lambda: cluster.sql("SELECT status FROM games_match WHERE id::text = %s",
+                                   created["id"])[0][0] == "finished",
+               timeout=300, interval=0.5, message="the bots' match hung")
+    bot_moves = cluster.sql("SELECT count(*) FROM games_move WHERE match_id::text = %s "
+                            "AND kind = 'move'", created["id"])[0][0]  # all the bots'
+    task = "games.match_bot_move_play"
+
+    def workers_agree() -> list[tuple[float, float, float]] | None:
+        """Each worker's metrics port counts the bot tasks its pool ran as Celery does."""
+        counts = []
+        for worker in cluster.workers:
+            port = worker.env["CELERY_METRICS_PORT"]
+            samples = scrape(f"http://127.0.0.1:{port}/metrics")
+            counted = metric(samples, "boardpost_celery_tasks_total", task=task)
+            if counted != cluster.tasks_run(worker)[task]:
+                return None
+            assert metric(samples, "boardpost_celery_task_seconds_count", task=task) == counted
+            counts.append((counted, metric(samples, "boardpost_moves_total", game="nibble",
+                                           kind="bot"),
+                           metric(samples, "boardpost_bot_think_seconds_count", game="nibble",
+                                  level="1")))
+        return counts
+
+    per_worker = wait_until(workers_agree, timeout=60,
+                            message="a worker's metrics disagree with Celery's own count")
+    tasks, moves, thoughts = (sum(column) for column in zip(*per_worker, strict=True))
+    # This match's bot moves are among those counted (the earlier tests' bots' too).
+    assert tasks >= moves >= bot_moves > 0 and thoughts >= bot_moves, (per_worker, bot_moves)
