@@ -53,11 +53,15 @@ bench: $(STAMP)
 
 ## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL, the move path
 ## against the framework floor (games.benchmarks.floor) in the same run
+## (Celery's broker and the wake-ups in a Redis database of the benchmarks' own, as deployed;
+## the commands purge the tasks they leave there)
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boardpost_bench
+BENCH_REDIS_URL ?= redis://127.0.0.1:6379/4
 bench-api: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
-	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py bench_api --clients 16 --floor
+	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --floor
 
 ## make profile-moves: where one move's CPU time goes, the move path and the floor (cProfile)
 profile-moves: $(STAMP)
@@ -77,14 +81,13 @@ clean:
 ## make bench-longpoll: 1,000, 2,000 and 5,000 waiting long-poll clients on one uvicorn process,
 ## one match watched by all and 100 matches moved at once (BENCH_LONGPOLL_ARGS for others,
 ## e.g. "--transport sse" or "--clients 1000 --case broadcast")
-BENCH_REDIS_URL ?= redis://127.0.0.1:6379/0
 BENCH_LONGPOLL_ARGS ?=
 .PHONY: bench-longpoll
 bench-longpoll: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
-	DATABASE_URL=$(BENCH_DATABASE_URL) EVENTS_REDIS_URL=$(BENCH_REDIS_URL) \
-	  $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_ARGS)
+	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_ARGS)
 
 ## make bench-bots: bot moves per worker pool process and per core, for every game and level
 ## (the service a worker's task runs, timed; wall and CPU time, the database backend's CPU)

@@ -39,6 +39,7 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.services import token_create
 from games.benchmarks.floor import floor_state
+from games.benchmarks.queues import purge_task_queues
 from games.management.progress import ProgressBar
 from games.models import Match, Seat
 
@@ -307,6 +308,7 @@ class Command(BaseCommand):
                 Match.objects.filter(id__in=floor_ids).update(
                     status=Match.Status.ABORTED, finished_at=timezone.now(), actors=[],
                     outcome={"reason": "aborted"})
+            purge_task_queues()
         load_after = os.getloadavg()
 
         if not tallies["real"].latencies:

@@ -50,6 +50,7 @@ from django.db import connection, connections
 
 from accounts.models import User
 from accounts.services import tokens_create_bulk
+from games.benchmarks.queues import purge_task_queues
 from games.management.progress import ProgressBar
 from games.models import UserEvent
 from games.services import SeatSpec, match_create, match_join
@@ -325,6 +326,7 @@ class Command(BaseCommand):
             server.stop()
             mover.stop()
             connections.close_all()
+            purge_task_queues()
         return self._report(case, clients, options, setup, load, idle, after, result)
 
     # ---------------------------------------------------------------------------------- run
