@@ -91,7 +91,7 @@ def test_running_and_finished_matches_render_for_seats_and_others(game, client_f
     match = Match.objects.get(id=match_id)
     for client, seat in ((a, 0), (b, 1)):
         text, root = picture(client, match_id)
-        assert f"Seen by {client.user.username} (seat {seat})" in text
+        assert f"Seen by {client.user.username} (seat {seat + 1})" in text
         assert match.seed not in text
     # A running match is private: others get the 404 the match detail gives them.
     assert_error(c.get(board_url(match_id)), 404, "not_found")

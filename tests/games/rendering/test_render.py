@@ -128,7 +128,7 @@ def test_nibble_shows_the_colour_table_order_and_both_collections():
     order = " ".join(NIBBLE_COLOURS[c].letter for c in view["color_order"])
     assert f"Colour table, left to right: {order}." in desc
     for seat in (0, 1):
-        assert f"seat {seat} holds" in desc
+        assert f"seat {seat + 1} holds" in desc
     assert "to move" in desc
 
 

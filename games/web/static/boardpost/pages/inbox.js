@@ -64,7 +64,7 @@ function invitationItem(match, refresh, ctx) {
 export async function render(main, _params, ctx) {
   const { signal } = ctx;
   const mine = h("section", { "aria-labelledby": "h-mine" });
-  const invites = h("section", { "aria-labelledby": "h-invites" });
+  const invites = h("section"); // named by its heading, which is there only with invitations
   const done = h("section", { "aria-labelledby": "h-done" });
   const activity = h("section", { "aria-labelledby": "h-activity" });
   main.append(
@@ -86,8 +86,9 @@ export async function render(main, _params, ctx) {
         api.get("/api/matches?scope=mine&status=finished&limit=10", { signal }),
       ]);
       const active = inbox.filter((m) => !m.invitation_pending);
-      clear(invites);
+      clear(invites).removeAttribute("aria-labelledby");
       if (invitations.length) {
+        invites.setAttribute("aria-labelledby", "h-invites");
         invites.append(h("h2", { id: "h-invites" }, "Invitations"),
           h("ul", { class: "plain" }, invitations.map((m) => invitationItem(m, refresh, ctx))));
       }

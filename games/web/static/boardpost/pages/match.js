@@ -33,7 +33,7 @@ export async function render(main, [id], ctx) {
   const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
     "aria-labelledby": "replay-h" });
   root.append(head, message,
-    h("div", { class: "match-body" }, board, h("aside", { class: "match-side" }, logBox)),
+    h("div", { class: "match-body" }, board, h("div", { class: "match-side" }, logBox)),
     replayBox);
   main.append(root);
   const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });

@@ -88,7 +88,7 @@ export async function render(main, _params, ctx) {
     return h("section", { "aria-labelledby": "pref-heading" },
       h("h2", { id: "pref-heading" }, "What to tell you"),
       h("table", { class: "list" },
-        h("thead", null, h("tr", null, ["", "Push", "Email"].map((t) => h("th", { scope: "col" }, t)))),
+        h("thead", null, h("tr", null, ["", "Push", "Email"].map((t) => h("th", { scope: "col" }, t || h("span", { class: "sr-only" }, "Kind"))))),
         h("tbody", null, rows)),
       h("p", null, h("label", null, h("input", {
         type: "checkbox", id: "email-digest", checked: settings.email_digest,

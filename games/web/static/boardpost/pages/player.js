@@ -79,7 +79,7 @@ export async function render(main, [username], ctx) {
     h("table", { class: "list ratings", id: "ratings" },
       h("caption", null, "Current ratings"),
       h("thead", null, h("tr", null, ["Game", "Rating", "Rated matches", ""]
-        .map((t) => h("th", { scope: "col" }, t)))),
+        .map((t) => h("th", { scope: "col" }, t || h("span", { class: "sr-only" }, "Links"))))),
       h("tbody", null, player.ratings.length ? player.ratings.map((r) => h("tr", {
         dataset: { game: r.game },
       },
