@@ -278,7 +278,11 @@ def test_errors_are_the_json_envelope_whatever_the_client_accepts(client_for, al
     missing = "00000000-0000-0000-0000-000000000000"
     assert_error(a.get(board_url(missing), headers={"Accept": "image/svg+xml"}), 404,
                  "not_found")
-    assert_error(api_client.get(board_url(open_match)), 401, "not_authenticated")
+    # An open match is public: a visitor is told the same; a refused token is a 401.
+    assert_error(api_client.get(board_url(open_match)), 409, "match_not_started")
+    assert_error(api_client.get(board_url(open_match),
+                                HTTP_AUTHORIZATION="Token bp_not-a-real-key"),
+                 401, "authentication_failed")
 
 
 def test_any_accept_header_gets_the_picture(client_for, alice, bob):

@@ -142,6 +142,12 @@ def test_abort_only_before_the_first_move(alice, bob):
 # --------------------------------------------------------------------------- after commit
 
 
+def sent_named(send: mock.Mock, name: str) -> list[tuple]:
+    """The arguments of the tasks named ``name`` among those sent (others, such as the
+    notification of a feed entry, are tested with their own services)."""
+    return [call.args[1] for call in send.call_args_list if call.args[0] == name]
+
+
 def test_a_bot_turn_is_enqueued_after_commit(alice, django_capture_on_commit_callbacks):
     BotFactory(bot_game="nibble", bot_level=1)
     with mock.patch.object(scheduling, "send") as send:
@@ -161,7 +167,7 @@ def test_no_bot_turn_is_enqueued_when_the_human_must_act(alice,
             match_create(user=alice, game="nibble",
                          seats=[SeatSpec("me"), SeatSpec("bot", level=1)],
                          config={"first_seat": 0})
-        send.assert_not_called()
+        assert sent_named(send, "games.match_bot_move_play") == []
 
 
 def test_the_rating_is_enqueued_once_a_rated_match_ends(alice, bob,
@@ -170,10 +176,10 @@ def test_the_rating_is_enqueued_once_a_rated_match_ends(alice, bob,
     with mock.patch.object(scheduling, "send") as send:
         with django_capture_on_commit_callbacks(execute=True):
             match_move_submit(user=alice, match_id=match.id, move=a_take(match))
-        send.assert_not_called()
+        assert sent_named(send, "games.match_rate") == []
         with django_capture_on_commit_callbacks(execute=True):
             match_resign(user=alice, match_id=match.id)
-        send.assert_called_once_with("games.match_rate", (str(match.id),), None)
+        assert sent_named(send, "games.match_rate") == [(str(match.id),)]
 
 
 def test_an_unrated_match_is_not_rated(alice, bob, django_capture_on_commit_callbacks):
@@ -182,7 +188,7 @@ def test_an_unrated_match_is_not_rated(alice, bob, django_capture_on_commit_call
     with mock.patch.object(scheduling, "send") as send:
         with django_capture_on_commit_callbacks(execute=True):
             match_resign(user=bob, match_id=match.id)
-        send.assert_not_called()
+        assert sent_named(send, "games.match_rate") == []
 
 
 def test_a_refused_move_schedules_nothing(alice, bob, django_capture_on_commit_callbacks):
