@@ -23,6 +23,7 @@ import logging
 from typing import Any
 
 from celery import current_app
+from celery.exceptions import Retry
 from django.conf import settings
 from django.db import transaction
 
@@ -66,12 +67,19 @@ def send(name: str, args: tuple[Any, ...], countdown: float | None = None,
     the work again. After a failure the process leaves the broker alone for a while (``BROKER``,
     a circuit breaker), so a hanging broker slows one request per interval, not every one.
     Run eagerly (tests, a development setup without a broker), the task runs here and its
-    errors are its own: they propagate as a worker would report them."""
+    errors are its own: they propagate as a worker would report them. A task that asks to be
+    retried (a database outage, a push service away) is not an error: run eagerly there is
+    nobody to run it again later, so it is logged and left to the sweeps, and the request that
+    queued it is answered as if a worker had it."""
     signature = current_app.signature(name, args=args)
     if queue is not None:
         signature.set(queue=queue)
     if current_app.conf.task_always_eager:
-        signature.apply_async(countdown=countdown)
+        try:
+            signature.apply_async(countdown=countdown)
+        except Retry as retry:
+            logger.info("%s%r asked to be retried (%s); run eagerly, it is left to the sweeps",
+                        name, args, retry.message or retry.exc)
         return
     if not BROKER.allow():
         logger.info("broker unavailable: left %s%r to the due-work sweep", name, args)

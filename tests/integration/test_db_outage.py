@@ -46,10 +46,10 @@ def call(base: str, method: str, path: str, token: str | None = None,
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             raw = response.read()
-            return response.status, dict(response.headers), json.loads(raw) if raw else None
+            return response.status, response.headers, json.loads(raw) if raw else None
     except urllib.error.HTTPError as error:
         raw = error.read()
-        return error.code, dict(error.headers), json.loads(raw) if raw else None
+        return error.code, error.headers, json.loads(raw) if raw else None
 
 
 @dataclass(eq=False)
