@@ -22,6 +22,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from config.throttling import PlayerRateThrottle
+from games.notify.push import generate_keys
 from tests.factories import token_for
 from tests.games.helpers import create_match
 from tests.games.matchplay import match_url, start_nibble_match
@@ -31,8 +32,11 @@ MAX_WAIT = django_settings.LONG_POLL_MAX_SECONDS
 
 
 @pytest.fixture
-def contract_world(db, client_for, make_user, monkeypatch):
-    """A signed-in tester with matches of every kind the path parameters can point at."""
+def contract_world(db, client_for, make_user, monkeypatch, settings):
+    """A signed-in tester with matches of every kind the path parameters can point at, on a
+    server with Web Push configured (without it the push endpoints answer 503
+    push_not_configured, tested in tests/notify)."""
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = generate_keys()
     # Generated requests must meet the API, not the throttle.
     monkeypatch.setattr(PlayerRateThrottle, "rate", "100000/min", raising=False)
     monkeypatch.setattr(AnonRateThrottle, "rate", "100000/min", raising=False)
