@@ -6,30 +6,9 @@
 // with every new answer; the section shows itself once the match is over.
 
 import { api } from "./api.js";
-import { gameName, knownGames, loadGames } from "./catalog.js";
+import { gameModule, gameName, knownGames, loadGames } from "./catalog.js";
 import { clear, h, link } from "./dom.js";
 import { botMatchRequest } from "./playnow.js";
-
-// How a match ended, per game and outcome reason, as a sentence.
-const REASON_WORDS = {
-  nibble: {
-    nine_of_a_colour: "All nine discs of one colour were collected: an instant win.",
-    three_adjacent_sevens:
-      "Seven discs of each of three neighbouring colours were collected: an instant win.",
-    majority_of_majorities:
-      "The board was cleared: the most discs in the most colours win.",
-    decided: "The winner was settled before the board was cleared, so the match stopped early.",
-  },
-  nimble: {
-    finished: "The winner got down to the target number of cards first.",
-    deadlock: "No card could be placed any more: the fewest cards left win.",
-    stalemate: "Nobody placed a card for too long: the fewest cards left win.",
-  },
-  nimalia: {
-    finished: "All rounds were played: the most points win.",
-    solo_finished: "All rounds were played: the points earn a rank title.",
-  },
-};
 
 const ORDINALS = ["", "1st", "2nd", "3rd", "4th"];
 
@@ -83,7 +62,8 @@ export function resultWords(match, log = []) {
   if (outcome.reason === "forfeit") {
     reason = leavers(match, log).join(" ") || "A player left the match.";
   } else {
-    reason = REASON_WORDS[match.game]?.[outcome.reason]
+    // How the match ended, as a sentence: the game module's OUTCOME_WORDS (see catalog.js).
+    reason = gameModule(match.game).OUTCOME_WORDS?.[outcome.reason]
       || (outcome.reason ? capital(String(outcome.reason).replaceAll("_", " ")) + "." : "");
   }
   if (outcome.title) {

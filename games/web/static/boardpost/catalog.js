@@ -13,10 +13,13 @@
 //   describe(entry, match)        one move-log entry (GET .../moves) in words: "took 3 red"
 //   onNewVersion(ui, match)       the position changed: reset what ui.state keeps (a selection)
 //   hasMoves(legalMoves, match)   whether match.legal_moves leave the viewer anything to play
+//   goal(match)                   what wins this match in players' words (or null)
 //   simultaneous(match)           true when moves must not carry expected_version (another
 //                                 seat's move must not make a still-legal move fail)
 //   RULES                         {"<slug>.<rule>": short text} for an illegal move's rule code
 //   REASONS                       {"<outcome reason>": words} for the result line
+//   SUMMARY                       one line about the game for the rules index
+//   OUTCOME_WORDS                 {"<outcome reason>": a sentence} for the after-match section
 //   OPTION_HINTS                  {"<option name>": {suggestions: [...]}} for the lobby form
 //
 // `ui` (from the match page) gives submit(move) (resolves true when the move was accepted),

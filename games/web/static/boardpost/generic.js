@@ -9,6 +9,12 @@ const SHOWN_MOVES = 200;
 
 export const RULES = {};
 export const REASONS = {};
+export const OUTCOME_WORDS = {};
+export const SUMMARY = "";
+
+export function goal() {
+  return null;
+}
 export const OPTION_HINTS = {};
 
 function nonEmpty(value) {

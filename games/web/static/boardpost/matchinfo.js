@@ -91,44 +91,11 @@ export function opponents(match) {
 
 // ------------------------------------------------------------------ goals in players' words
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
-const NIMALIA_TIE_BREAKS = {
-  most_of_one_species: "the most animals of one kind",
-  fewest_covered_squares: "the fewest squares covered by later cards",
-};
-
-/** What wins this match, in players' words, from its view and options (null if unknown). */
+/** What wins this match, in players' words, from its view and options (null if unknown): the
+ * game module's goal(match) (see catalog.js). */
 export function goalText(match) {
-  const view = match.view;
-  const config = match.config || {};
-  if (!view) return null;
-  if (match.game === "nibble") {
-    return "Win at once with all 9 discs of one colour, or 7 or more of three colours that "
-      + "stand next to each other on the colour table. If the board runs empty first, whoever "
-      + "holds 5 or more discs in at least 5 colours wins."
-      + (view.early_finish ? " The match stops as soon as the winner is settled." : "");
-  }
-  if (match.game === "nimble") {
-    const finish = view.options?.two_player_finish_at ?? config.two_player_finish_at ?? 1;
-    const goal = view.players === 2 && finish > 0
-      ? `Be the first down to ${plural(finish, "card")} (Set and discard together).`
-      : "Be the first to get rid of all your cards (Set and discard).";
-    const pace = view.mode === "race" ? " Race: everyone plays at once, there are no turns."
-      : ` Each turn: ${plural(view.options?.budget ?? 3, "hand action")} (flip, return or `
-        + `recycle); placing is free. If nobody places for ${view.stall_cap} rounds in a row, `
-        + "the fewest cards left wins.";
-    return goal + pace + " If no card can ever be placed again, the fewest cards left wins.";
-  }
-  if (match.game === "nimalia") {
-    const names = (view.objectives || []).map((o) => `${o.name} (${o.colour})`).join(", ");
-    const solo = view.players === 1;
-    const tie = NIMALIA_TIE_BREAKS[view.options?.tie_break] || "";
-    return (solo ? `Score as many points as you can in ${view.rounds} rounds; your total earns a title.`
-      : `The highest total after ${view.rounds} rounds wins${tie ? `; a tie goes to ${tie}` : ""}.`)
-      + (names ? ` Objectives: ${names}.` : "");
-  }
-  return null;
+  if (!match.view) return null;
+  return gameModule(match.game).goal(match) || null;
 }
 
 /** The goal line of the match page, with links to the game's rules and tutorial. */

@@ -29,6 +29,28 @@ export const RULES = {
   "nibble.splits_board": "The discs left must stay one orthogonally connected group.",
 };
 
+// One line about the game for the rules index.
+export const SUMMARY = "Two players take discs of one colour from a 9 by 9 board.";
+
+/** What wins this match, in players' words, from its view and options (the match page). */
+export function goal(match) {
+  const view = match.view;
+  return "Win at once with all 9 discs of one colour, or 7 or more of three colours that "
+    + "stand next to each other on the colour table. If the board runs empty first, whoever "
+    + "holds 5 or more discs in at least 5 colours wins."
+    + (view.early_finish ? " The match stops as soon as the winner is settled." : "");
+}
+
+// How a match ended, per outcome reason, as a sentence (the after-match section).
+export const OUTCOME_WORDS = {
+  nine_of_a_colour: "All nine discs of one colour were collected: an instant win.",
+  three_adjacent_sevens:
+    "Seven discs of each of three neighbouring colours were collected: an instant win.",
+  majority_of_majorities:
+    "The board was cleared: the most discs in the most colours win.",
+  decided: "The winner was settled before the board was cleared, so the match stopped early.",
+};
+
 export const REASONS = {
   nine_of_a_colour: "all nine discs of a colour",
   three_adjacent_sevens: "seven of three adjacent colours",

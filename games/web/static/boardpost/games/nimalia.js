@@ -37,6 +37,31 @@ export const RULES = {
   "nimalia.nothing_to_undo": "There is no pending placement to take back.",
 };
 
+const TIE_BREAKS = {
+  most_of_one_species: "the most animals of one kind",
+  fewest_covered_squares: "the fewest squares covered by later cards",
+};
+
+// One line about the game for the rules index.
+export const SUMMARY = "1-4 players build an animal reserve from drafted cards.";
+
+/** What wins this match, in players' words, from its view and options (the match page). */
+export function goal(match) {
+  const view = match.view;
+  const names = (view.objectives || []).map((o) => `${o.name} (${o.colour})`).join(", ");
+  const solo = view.players === 1;
+  const tie = TIE_BREAKS[view.options?.tie_break] || "";
+  return (solo ? `Score as many points as you can in ${view.rounds} rounds; your total earns a title.`
+    : `The highest total after ${view.rounds} rounds wins${tie ? `; a tie goes to ${tie}` : ""}.`)
+    + (names ? ` Objectives: ${names}.` : "");
+}
+
+// How a match ended, per outcome reason, as a sentence (the after-match section).
+export const OUTCOME_WORDS = {
+  finished: "All rounds were played: the most points win.",
+  solo_finished: "All rounds were played: the points earn a rank title.",
+};
+
 export const OPTION_HINTS = {
   objectives: { suggestions: ["random", "easy", "hard", "first_game"] },
 };

@@ -25,6 +25,33 @@ export const RULES = {
   "nimble.not_turn_mode": "There are no turns to end in race mode.",
 };
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+// One line about the game for the rules index.
+export const SUMMARY = "2-4 players race to shed their cards on three shared stacks.";
+
+/** What wins this match, in players' words, from its view and options (the match page). */
+export function goal(match) {
+  const view = match.view;
+  const config = match.config || {};
+  const finish = view.options?.two_player_finish_at ?? config.two_player_finish_at ?? 1;
+  const target = view.players === 2 && finish > 0
+    ? `Be the first down to ${plural(finish, "card")} (Set and discard together).`
+    : "Be the first to get rid of all your cards (Set and discard).";
+  const pace = view.mode === "race" ? " Race: everyone plays at once, there are no turns."
+    : ` Each turn: ${plural(view.options?.budget ?? 3, "hand action")} (flip, return or `
+      + `recycle); placing is free. If nobody places for ${view.stall_cap} rounds in a row, `
+      + "the fewest cards left wins.";
+  return target + pace + " If no card can ever be placed again, the fewest cards left wins.";
+}
+
+// How a match ended, per outcome reason, as a sentence (the after-match section).
+export const OUTCOME_WORDS = {
+  finished: "The winner got down to the target number of cards first.",
+  deadlock: "No card could be placed any more: the fewest cards left win.",
+  stalemate: "Nobody placed a card for too long: the fewest cards left win.",
+};
+
 export const REASONS = {
   deadlock: "deadlock: no placement was possible any more",
   stalemate: "stalemate: nobody placed for too long",

@@ -261,7 +261,7 @@ export async function render(main, [id], ctx) {
   }
 
   function statusLine(m) {
-    // A game may word a running match its own way (a Nimble race has no turns).
+    // A game may word a running match its own way (a race has no turns).
     const own = m.status === "active" ? game.statusText(m) : null;
     const go = own ? own.go : myTurn(m);
     const deadline = m.status === "active" && m.deadline;

@@ -3,14 +3,9 @@
 // games; /rules/<slug> shows one, the part for client authors folded away.
 
 import { api } from "../api.js";
+import { gameModule, loadGames } from "../catalog.js";
 import { clear, h, link } from "../dom.js";
 
-// The games with rules of their own (a game without any is still played; its page says so).
-export const LEARNABLE = [
-  { slug: "nibble", name: "Nibble", line: "Two players take discs of one colour from a 9 by 9 board." },
-  { slug: "nimble", name: "Nimble", line: "2-4 players race to shed their cards on three shared stacks." },
-  { slug: "nimalia", name: "Nimalia", line: "1-4 players build an animal reserve from drafted cards." },
-];
 
 /** HTML from the server (its own Markdown, raw HTML off) into a node; wide tables scroll. */
 function fill(node, html) {
@@ -35,13 +30,15 @@ export function learnLinks(slug, name) {
 }
 
 async function index(main) {
+  // Every game the server offers; its module may add a line about it (SUMMARY, see catalog.js).
+  const games = await loadGames();
   main.append(
     h("h1", null, "Rules and tutorials"),
     h("p", null, "Every game's complete rules, with pictures, and a short first match that "
       + "shows you the board step by step."),
-    h("ul", { class: "learn-list plain" }, LEARNABLE.map((game) => h("li", { class: "card" },
+    h("ul", { class: "learn-list plain" }, games.map((game) => h("li", { class: "card" },
       h("h2", null, game.name),
-      h("p", null, game.line),
+      h("p", null, gameModule(game.slug).SUMMARY || game.description || ""),
       h("p", null, link(`/rules/${game.slug}`, `Read the ${game.name} rules`), " · ",
         link(`/tutorial/${game.slug}`, `Play the ${game.name} tutorial`))))));
 }

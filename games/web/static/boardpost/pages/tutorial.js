@@ -8,7 +8,7 @@ import { api } from "../api.js";
 import { loadGameModule } from "../catalog.js";
 import { clear, h, link, preserveFocus } from "../dom.js";
 
-/** A move as comparable text: object keys sorted, a Nibble take's cells sorted. */
+/** A move as comparable text: object keys sorted, a list of cells sorted. */
 export function canonical(move) {
   const sortKeys = (value) => {
     if (Array.isArray(value)) return value.map(sortKeys);
