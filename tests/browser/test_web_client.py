@@ -125,7 +125,7 @@ def test_a_second_browser_sees_the_first_ones_move_without_reloading(web):
     # Bea's inbox hears of the invitation by itself (the event feed), and she accepts; Alice's
     # page turns active by itself.
     match_id = web.invite_and_accept(alice, bea, "bea", "nibble", options={"first_seat": "0"},
-                                     rated=False, clock="h24", screenshot="inbox-invitation")
+                                     rated=False, clock="d1", screenshot="inbox-invitation")
     web.wait_for_turn_or_end(alice)
     expect(alice.locator("#status-line")).to_contain_text("Your turn")
     expect(bea.locator("#status-line")).to_contain_text("Waiting for alice")
@@ -149,7 +149,7 @@ def test_a_second_browser_sees_the_first_ones_move_without_reloading(web):
     expect(alice.locator("#status-line")).to_contain_text("Your turn")
     expect(alice.locator("#move-log")).to_contain_text("bea: took")
 
-    # Alice's inbox: her turn first, with the deadline of the 24-hour clock.
+    # Alice's inbox: her turn first, with the deadline of the one-day clock.
     alice.locator("#nav").get_by_role("link", name="Inbox").click()
     row = alice.locator(f"tr[data-match='{match_id}']")
     expect(row).to_contain_text("Your turn")
@@ -200,5 +200,6 @@ def test_nimalia_open_seat_and_take_back_before_the_reveal(web):
         expect(page.locator("figure[data-seat='0']")).to_have_attribute("data-cards", "1")
         expect(page.locator("figure[data-seat='1']")).to_have_attribute("data-cards", "1")
         expect(page.locator("#board .hand-card")).to_have_count(2)
-    expect(cleo.locator("#move-log")).to_contain_text("placements revealed")
+    expect(cleo.locator("#move-log")).to_contain_text(
+        "everyone has placed: the cards of round 1, turn 1 are revealed")
     web.shot(cleo, "nimalia-revealed")
