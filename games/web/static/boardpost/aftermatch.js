@@ -21,13 +21,19 @@ function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
+/** A name at the start of a sentence: "You" and "A player", but a username as it is written. */
+function opening(name, match) {
+  const usernames = new Set(match.seats.map((seat) => seat.player?.username).filter(Boolean));
+  return usernames.has(name.split(" and ")[0]) ? name : capital(name);
+}
+
 /** Who left, from the move log's forfeit entries: "bob resigned", "you ran out of time". */
 function leavers(match, log) {
   return (log || []).filter((entry) => entry.kind === "forfeit").map((entry) => {
     const who = entry.seat !== null && entry.seat !== undefined
       ? playerName(match, entry.seat) : "a player";
     const how = entry.payload?.reason === "timeout" ? "ran out of time" : "resigned";
-    return `${capital(who)} ${how}.`;
+    return `${opening(who, match)} ${how}.`;
   });
 }
 
@@ -53,10 +59,10 @@ export function resultWords(match, log = []) {
     headline = winners.length > 1 ? "You shared the win" : "You won";
   } else if (mine !== null && mine !== undefined && ranks[mine]) {
     const names = winners.map((index) => playerName(match, index)).join(" and ");
-    headline = `${capital(names)} won; you came ${ORDINALS[ranks[mine]] || `#${ranks[mine]}`}`;
+    headline = `${opening(names, match)} won; you came ${ORDINALS[ranks[mine]] || `#${ranks[mine]}`}`;
   } else {
     const names = winners.map((index) => playerName(match, index));
-    headline = names.length ? `${capital(names.join(" and "))} won` : "Finished";
+    headline = names.length ? `${opening(names.join(" and "), match)} won` : "Finished";
   }
   let reason;
   if (outcome.reason === "forfeit") {

@@ -219,7 +219,7 @@ function createForm(games, ctx) {
     const wantedPreset = ctx.query?.get("preset");
     const presets = game.presets || [];
     const first = presets.find((p) => p.key === wantedPreset) || presets[0];
-    clear(presetsBox).append(h("legend", null, "How do you want to play?"),
+    put(clear(presetsBox), h("legend", null, "How do you want to play?"),
       presets.map((preset) => {
         const radioId = `preset-${preset.key}`;
         const radio = h("input", {
