@@ -135,9 +135,6 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["config.api.ORJSONRenderer"],
-    # No ``?format=`` override: the Accept header chooses, and ``format`` is one more query
-    # parameter a view does not declare (refused 400 like any other), never a 404.
-    "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_PARSER_CLASSES": ["config.api.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",

@@ -10,10 +10,12 @@ from django.utils.html import escape
 from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
+from rest_framework.settings import APISettings
 from rest_framework.views import APIView
 
 from config.api import (
@@ -276,9 +278,17 @@ class LinkPageRenderer(BaseRenderer):
             "<p><a href=\"/\">Open Boardpost</a></p></main></body></html>").encode("utf-8")
 
 
+class AcceptHeaderNegotiation(DefaultContentNegotiation):
+    """The Accept header alone chooses between JSON and the page: ``?format=`` is no override
+    here, only one more parameter these views do not take (never a 404)."""
+
+    settings = APISettings({"URL_FORMAT_OVERRIDE": None})  # type: ignore[assignment,arg-type]
+
+
 class _LinkApi(APIView):
     """Reached from a mail: no sign-in (the signed token says who), JSON or a page."""
 
+    content_negotiation_class = AcceptHeaderNegotiation
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
     throttle_classes = [AnonRateThrottle]
