@@ -23,7 +23,9 @@ The process's garbage collector is tuned so a wake-up is not stalled by a full c
 (``calm_garbage_collector``).
 
 Answers shared by many waiters (``games.live.fanout``) also share the headers the middleware
-computed for the first of them, per URL scheme, so a wake-up sends prepared bytes.
+computed for the first of them, per URL scheme and language (``Content-Language``, from
+middleware marked ``by_language``), so a wake-up sends prepared bytes; per waiter only the
+hooks marked ``every_response`` run (the request id, the request metrics).
 
 Every other URL goes to the application given, unchanged.
 """
@@ -43,6 +45,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.core.handlers.exception import response_for_exception
 from django.http import HttpRequest, HttpResponseBase
 from django.urls import Resolver404, ResolverMatch, resolve
+from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.module_loading import import_string
 
@@ -91,11 +94,13 @@ class LongPollASGIHandler:
         self.response_hooks = [m.process_response for m in reversed(chain)
                                if hasattr(m, "process_response")]
         # Middleware marked ``every_response`` (the request id, request metrics) answers each
-        # waiter of a shared answer too; the headers it names are never shared.
+        # waiter of a shared answer too; the headers it names are never shared. Those of
+        # middleware marked ``by_language`` are shared per language.
         own = [m for m in reversed(chain) if getattr(m, "every_response", False)]
         self.own_hooks = [m.process_response for m in own]
         self.own_headers = {name.lower() for m in own for name in
                             getattr(m, "response_headers", ())}
+        self.by_language = any(getattr(m, "by_language", False) for m in chain)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any,
                        match: ResolverMatch | None = None) -> None:
@@ -147,10 +152,13 @@ class LongPollASGIHandler:
                 return response
         return None
 
+    def _shared_key(self, request: ASGIRequest) -> tuple[str, str | None]:
+        return request.scheme, translation.get_language() if self.by_language else None
+
     def _headers(self, request: ASGIRequest, response: HttpResponseBase) -> tuple[int, list]:
         shared = getattr(response, SHARED_ATTR, None)
         if shared is not None:
-            prepared = shared.headers.get(request.scheme)
+            prepared = shared.headers.get(self._shared_key(request))
             if prepared is not None:
                 return self._own_headers(request, response, prepared)
         for hook in self.response_hooks:
@@ -162,7 +170,7 @@ class LongPollASGIHandler:
         prepared = (response.status_code, headers)
         # Headers shared only when the hooks set no cookie: a cookie belongs to one client.
         if shared is not None and not response.cookies:
-            shared.headers[request.scheme] = (prepared[0], [
+            shared.headers[self._shared_key(request)] = (prepared[0], [
                 header for header in headers
                 if header[0].decode("ascii").lower() not in self.own_headers])
         return prepared
@@ -171,9 +179,10 @@ class LongPollASGIHandler:
                      prepared: tuple[int, list]) -> tuple[int, list]:
         for hook in self.own_hooks:
             response = hook(request, response)
+        own = self.own_headers
         return prepared[0], prepared[1] + [
             (name.encode("ascii"), value.encode("latin1")) for name, value in response.items()
-            if name.lower() in self.own_headers]
+            if name.lower() in own]
 
     async def _send(self, request: ASGIRequest, response: HttpResponseBase, send: Any) -> None:
         status, headers = self._headers(request, response)

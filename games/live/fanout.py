@@ -4,18 +4,20 @@ costs a few database reads, not a few per client.
 When a match moves, every client waiting on it wakes at once. Instead of each reading the
 match and its move log again:
 
-* the match (its row and seats, one query) is read ONCE per wake-up: the waiters woken by the
-  same wake-up join the read already under way (``match_state``). A read is joined only while it
-  runs and only by waiters woken by the same wake-up of the hub (``Hub.generation``), so no
-  waiter ever gets a read that began before the change that woke it;
+* the match (its row and seats) and its moves after the waiters' cursor are read ONCE per
+  wake-up for all its waiters, whatever their seat, in one trip to a database thread (two
+  queries): the waiters woken by the same wake-up join the read already under way
+  (``match_read``). A read is joined only while it runs and only by waiters woken by the same
+  wake-up of the hub (``Hub.generation``), so no waiter ever gets a read that began before the
+  change that woke it;
 * each waiter then checks in memory that it may still see the match (``match_visible``) and
   which seat it is (the viewer);
-* the answer (the move log after ``after``, rendered to JSON) is built once per (match,
-  version, status, viewer seat or spectator, after, limit) (``match_answer``) and kept for a
-  little while, so every waiter of that kind answers the same bytes, with the same headers
-  (``Shared``; the ASGI handler computes them once). A seat's answer is built from that seat's
-  view only: it is exactly what ``selectors.match_events`` answers any user in that seat, so the
-  hidden-information rules are those of every other endpoint.
+* the answer (the move log after ``after``, rendered to JSON) is built in memory once per
+  (match, version, status, viewer seat or spectator, after, limit) (``events_answer``) and kept
+  for a little while, so every waiter of that kind answers the same bytes, with the same headers
+  (``Shared``; the ASGI handler computes them once per language). A seat's answer is redacted
+  for that seat only, by ``selectors.move_log_entry``, the rule ``match_moves_for_user`` uses
+  too, so the hidden-information rules are those of every other endpoint.
 
 Feeds are per user: several clients of one user share the read under way in the same way.
 """
@@ -32,9 +34,11 @@ from uuid import UUID
 
 from accounts.models import User
 from games import selectors
+from games.catalog import get_engine
 from games.exceptions import MatchNotFound
 from games.live import hub as events_hub
-from games.models import Match
+from games.models import Match, Move
+from games.selectors import shapes
 
 T = TypeVar("T")
 
@@ -127,12 +131,6 @@ def generation(subscription: events_hub.Subscription | None) -> Hashable:
     return subscription.hub.generation(subscription.channel)
 
 
-async def match_state(read: Read, match_id: UUID, generation: Hashable) -> Match | None:
-    """The match with its seats, read once per wake-up for every waiter of the match."""
-    key = ("match", match_id, generation)
-    return await fanout().joined(key, lambda: read(selectors.match_loaded, match_id))
-
-
 def viewer_of(match: Match, user: User) -> int | None:
     """The seat ``user`` sees the match from (None: a spectator); MatchNotFound when the user
     may not see it (any more)."""
@@ -142,63 +140,50 @@ def viewer_of(match: Match, user: User) -> int | None:
     return seat.index if seat is not None else None
 
 
-async def match_answer(read: Read, match: Match, user: User, *, after: int, limit: int,
-                       render: Callable[[Any], bytes]) -> Shared:
-    """The long-poll answer about ``match`` for ``user``'s seat, built once per kind of viewer.
+def events_answer(match: Match, moves: list[Move], viewer: int | None,
+                  after: int) -> shapes.MatchEvents:
+    """``selectors.match_events`` for the seat ``viewer``, from the match and its moves after
+    ``after`` as read once (``match_read``)."""
+    revealed = match.status in selectors.PUBLIC_STATUSES
+    private_moves = get_engine(match.game).private_moves
+    entries = [selectors.move_log_entry(move, viewer, revealed=revealed,
+                                        private_moves=private_moves) for move in moves]
+    return {"moves": entries, "next_after": entries[-1]["seq"] if entries else after,
+            "version": match.version, "status": match.status}
 
-    ``user`` stands for every user in the same seat (or every spectator): the answer depends on
-    the viewer's seat only (``selectors.match_events``)."""
-    viewer = viewer_of(match, user)
-    key = ("answer", match.id, match.version, match.status, viewer, after, limit)
-    shared = fanout()
-    answer = shared.kept(key)
-    if answer is not None:
-        return answer
 
-    def build() -> Shared:
-        body = selectors.match_events(match=match, user=user, after=after, limit=limit)
-        return Shared(render(body), bool(body["moves"]), body["next_after"], body["status"])
-
-    async def start() -> Shared:
-        return shared.keep(key, await read(build))
-
-    return await shared.joined(key, start)
+def _match_and_moves(match_id: UUID, after: int, limit: int) -> tuple[Match | None, list[Move]]:
+    match = selectors.match_loaded(match_id)
+    if match is None or match.version <= after:
+        return match, []
+    # Only the moves up to the version read: a move that commits between the two queries is
+    # left to the wake-up it sends, so an answer never shows a move its version does not count.
+    moves = list(Move.objects.filter(match=match, seq__gt=after, seq__lte=match.version)
+                 .select_related("user").order_by("seq")[:limit])
+    return match, moves
 
 
 async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hashable,
-                     viewer: int | None, after: int, limit: int,
+                     after: int, limit: int,
                      render: Callable[[Any], bytes]) -> tuple[Match, Shared]:
-    """The match and the answer for ``user``, in ONE read shared by every waiter woken by the
-    same wake-up who sits in the same seat ``viewer`` (the seat the caller's previous read found:
-    no seat changes hands while a match runs) and asks the same question. Each waiter checks the
-    match in memory: it must still see it, from the seat the shared answer was built for;
-    otherwise (and for a first read) ``match_state`` and ``match_answer`` are used."""
-    key = ("read", match_id, generation, viewer, after, limit)
+    """The match and the answer for ``user``. The match (its row and seats) and its moves after
+    ``after`` are read ONCE per wake-up for every waiter of the match asking the same question,
+    whatever its seat (``generation``: see the module docstring); each waiter then checks in
+    memory that it may still see the match and which seat it is, and the answer is built once
+    per kind of viewer (``events_answer``) and kept."""
     shared = fanout()
-
-    def load() -> tuple[Match | None, Shared | None, int | None]:
-        match = selectors.match_loaded(match_id)
-        if match is None or not selectors.match_visible(match, user):
-            return match, None, None
-        seat = selectors.seat_of(match, user)
-        body = selectors.match_events(match=match, user=user, after=after, limit=limit)
-        answer = Shared(render(body), bool(body["moves"]), body["next_after"], body["status"])
-        return match, answer, seat.index if seat is not None else None
-
-    async def start() -> tuple[Match | None, Shared | None, int | None]:
-        match, answer, built_for = await read(load)
-        if match is not None and answer is not None:
-            shared.keep(("answer", match.id, match.version, match.status, built_for, after,
-                         limit), answer)
-        return match, answer, built_for
-
-    match, answer, built_for = await shared.joined(key, start)
+    match, moves = await shared.joined(("read", match_id, generation, after, limit),
+                                       lambda: read(_match_and_moves, match_id, after, limit))
     if match is None:
         raise MatchNotFound()
-    if answer is not None and viewer_of(match, user) == built_for:
-        return match, answer
-    # Built for another seat (or not built): this caller's own kind of answer.
-    return match, await match_answer(read, match, user, after=after, limit=limit, render=render)
+    viewer = viewer_of(match, user)
+    key = ("answer", match.id, match.version, match.status, viewer, after, limit)
+    answer = shared.kept(key)
+    if answer is None:
+        body = events_answer(match, moves, viewer, after)
+        answer = shared.keep(key, Shared(render(body), bool(body["moves"]),
+                                         body["next_after"], body["status"]))
+    return match, answer
 
 
 async def feed_answer(read: Read, user: User, generation: Hashable, query: Hashable,

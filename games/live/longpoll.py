@@ -14,7 +14,8 @@ Token <key>`` only), parameter validation and the error envelope are done here, 
 schema comes from stand-in DRF views that only declare it (``games.api.events``).
 
 Database reads run in threads only for as long as they read. Under ASGI they go to a small pool
-of their own (LONG_POLL_DB_THREADS, default 4: one PostgreSQL connection per pool thread);
+of their own (LONG_POLL_DB_THREADS, default 4: one PostgreSQL connection per pool thread; a
+player's own feed is read first, ``games.live.readers``);
 under WSGI (gunicorn, the test client) Django runs an async view in an event loop of its own
 per request, and reads go back to the request's own thread and database connection.
 """
@@ -24,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import math
 import re
+import threading
+import time
+import weakref
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache, lru_cache, partial
 from typing import Any, TypeVar
 from uuid import UUID
@@ -33,7 +36,7 @@ from uuid import UUID
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.db import close_old_connections
+from django.db import close_old_connections, connections
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from rest_framework import exceptions, serializers
@@ -45,8 +48,7 @@ from config.exceptions import ApplicationError, envelope
 from config.i18n import activate_user_language
 from config.throttling import LongPollRateThrottle
 from games import metrics
-from games.exceptions import MatchNotFound
-from games.live import fanout, presence
+from games.live import fanout, presence, readers
 from games.live import hub as events_hub
 from games.selectors import feeds
 
@@ -116,26 +118,42 @@ def _validation_error(errors: dict[str, Any]) -> HttpResponse:
 # --------------------------------------------------------------------------- database reads
 
 @lru_cache(maxsize=1)
-def _db_pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=getattr(settings, "LONG_POLL_DB_THREADS", 4),
-                              thread_name_prefix="longpoll-db")
+def _db_pool() -> readers.PriorityReads:
+    return readers.PriorityReads(getattr(settings, "LONG_POLL_DB_THREADS", 4), "longpoll-db")
+
+
+# A read thread keeps its connection from one read to the next while reads follow each other
+# closely (a wake-up's shared reads, the re-polls after it), instead of giving it back to the
+# pool and taking one again (with its check) for every read.
+KEEP_CONNECTION_SECONDS = 1.0
+_last_read = threading.local()
 
 
 def _in_pool(fn: Callable[..., T], *args: Any) -> T:
     # No request signals reach these threads: honour CONN_MAX_AGE and drop broken connections
-    # here, as Django does at the start and end of every request.
-    close_old_connections()
-    return fn(*args)
+    # here, as Django does at the start and end of every request; a connection used a moment
+    # ago without error is kept (``KEEP_CONNECTION_SECONDS``).
+    now = time.monotonic()
+    last = getattr(_last_read, "at", None)
+    if last is None or now - last > KEEP_CONNECTION_SECONDS or any(
+            conn.errors_occurred for conn in connections.all(initialized_only=True)):
+        close_old_connections()
+    try:
+        return fn(*args)
+    finally:
+        _last_read.at = time.monotonic()
 
 
 def _served_by_asgi(request: HttpRequest) -> bool:
     return isinstance(request, ASGIRequest)
 
 
-async def _read(request: HttpRequest, fn: Callable[..., T], *args: Any) -> T:
+async def _read(request: HttpRequest, fn: Callable[..., T], *args: Any,
+                urgent: bool = False) -> T:
+    """``fn(*args)`` in a read thread; ``urgent`` reads (a player's own feed) go first."""
     if _served_by_asgi(request):
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_db_pool(), partial(_in_pool, fn, *args))
+        return await _db_pool().run(readers.URGENT if urgent else readers.NORMAL,
+                                    partial(_in_pool, fn, *args))
     return await sync_to_async(fn, thread_sensitive=True)(*args)
 
 
@@ -230,13 +248,81 @@ def _caller(key: str, request: HttpRequest) -> tuple[User, float | None] | str:
     return user, _throttle_wait(request, user)
 
 
+Caller = tuple[User, float | None] | str
+
+
+class _CallerBatch:
+    """The callers of the requests that arrive together (the re-polls of thousands of clients
+    after a wake-up), each looked up as ``_caller`` does but all in ONE trip to a database
+    thread: the requests of one turn of the event loop make one batch."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.pending: list[tuple[str, HttpRequest, asyncio.Future[Caller]]] = []
+
+    def lookup(self, key: str, request: HttpRequest) -> asyncio.Future[Caller]:
+        future: asyncio.Future[Caller] = self.loop.create_future()
+        self.pending.append((key, request, future))
+        if len(self.pending) == 1:
+            self.loop.call_soon(self._flush)
+        return future
+
+    def _flush(self) -> None:
+        batch, self.pending = self.pending, []
+        asked = [(key, request) for key, request, future in batch if not future.done()]
+        if not asked:
+            return
+        futures = [future for _, _, future in batch if not future.done()]
+        trip = asyncio.wrap_future(
+            _db_pool().submit(readers.NORMAL, partial(_in_pool, _callers, asked)), loop=self.loop)
+
+        def deliver(done: asyncio.Future[list[Caller | Exception]]) -> None:
+            failure = done.exception() if not done.cancelled() else asyncio.CancelledError()
+            results: list[Caller | BaseException] = (
+                [failure] * len(futures) if failure is not None else list(done.result()))
+            for future, result in zip(futures, results, strict=True):
+                if future.done():
+                    continue  # its client went away
+                if isinstance(result, BaseException):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
+
+        trip.add_done_callback(deliver)
+
+
+def _callers(asked: list[tuple[str, HttpRequest]]) -> list[Caller | Exception]:
+    results: list[Caller | Exception] = []
+    for key, request in asked:
+        try:
+            results.append(_caller(key, request))
+        except Exception as exc:  # noqa: BLE001 - raised to that request alone
+            results.append(exc)
+    return results
+
+
+_batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _CallerBatch] = (
+    weakref.WeakKeyDictionary())
+
+
+def _callers_batch() -> _CallerBatch:
+    loop = asyncio.get_running_loop()
+    batch = _batches.get(loop)
+    if batch is None:
+        batch = _batches[loop] = _CallerBatch(loop)
+    return batch
+
+
 async def _authenticate(request: HttpRequest) -> tuple[User, float | None] | HttpResponse:
     """The caller of ``Authorization: Token <key>`` with its long-poll budget (``_caller``),
     or the 401 DRF would answer."""
     key = _token_key(request)
     if isinstance(key, HttpResponse):
         return key
-    caller = await _read(request, _caller, key, request)
+    if _served_by_asgi(request):
+        caller = await _callers_batch().lookup(key, request)
+    else:
+        caller = await _read(request, _caller, key, request)
     if isinstance(caller, str):
         return _unauthorized("authentication_failed", caller)
     activate_user_language(request, caller[0])  # the caller's own language from here on
@@ -298,19 +384,10 @@ def match_reader(request: HttpRequest, user: User, match_id: UUID, *, after: int
         first = []
 
     async def read(subscription: events_hub.Subscription | None) -> tuple[fanout.Shared, bool]:
-        db = partial(_read, request)
-        generation = fanout.generation(subscription)
-        if first:
-            match, answer = await fanout.match_read(
-                db, match_id, user, generation=generation, viewer=first[0][1], after=after,
-                limit=limit, render=_render)
-        else:
-            state = await fanout.match_state(db, match_id, generation)
-            if state is None:
-                raise MatchNotFound()
-            match = state
-            answer = await fanout.match_answer(db, match, user, after=after, limit=limit,
-                                               render=_render)
+        match, answer = await fanout.match_read(
+            partial(_read, request), match_id, user, generation=fanout.generation(subscription),
+            after=after, limit=limit, render=_render)
+        if not first:
             first.append((match.status, fanout.viewer_of(match, user)))
         ready = answer.ready or not match.is_running or match.status != first[0][0]
         return answer, ready
@@ -326,7 +403,7 @@ def feed_reader(request: HttpRequest, user: User, *, after: int, limit: int) -> 
         return fanout.Shared(_render(body), bool(body["events"]), body["next_after"])
 
     async def read(subscription: events_hub.Subscription | None) -> tuple[fanout.Shared, bool]:
-        answer = await fanout.feed_answer(partial(_read, request), user,
+        answer = await fanout.feed_answer(partial(_read, request, urgent=True), user,
                                           fanout.generation(subscription), (after, limit), build)
         return answer, answer.ready
 

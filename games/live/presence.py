@@ -4,8 +4,9 @@ A waiting long-poll or an open stream on a match (or on the player's own feed, w
 client keeps open while it is on screen) counts as watching: the notifications
 (``games.notify``) send nothing about a match its player is watching. While such a request
 waits, a record ``(scope, token) -> expiry`` sits in a sorted set per user; it is refreshed
-every REFRESH_SECONDS and, when the request ends, kept GRACE_SECONDS more (a client between two
-long-polls is still watching). A record whose process died expires after TTL_SECONDS.
+every REFRESH_SECONDS and, when the watch ends, kept GRACE_SECONDS more. A client's next
+long-poll continues its watch (``_Writer``). A record whose process died expires after
+TTL_SECONDS.
 
 Looking at a match (reading it, or waiting on it) is recorded too: the "your turn" limit of the
 notifications is lifted once the player has looked at the match since the last one.
@@ -44,6 +45,7 @@ FEED = "*"  # the scope of the player's own feed: every match
 TTL_SECONDS = 90.0
 REFRESH_SECONDS = 30.0
 GRACE_SECONDS = 10.0
+LEAVE_DELAY_SECONDS = 2.0
 FLUSH_SECONDS = 0.05
 SEEN_KEEP_SECONDS = 30 * 86400
 
@@ -92,26 +94,45 @@ class _Writer:
     thread hop on its way in or out): when thousands of waiting long-polls are answered at
     once, their answers do not wait for their records. The thread gathers what arrives within
     FLUSH_SECONDS into one pipeline, and every REFRESH_SECONDS renews the records of the
-    requests still watching. A record thus appears up to FLUSH_SECONDS after its request began.
+    watches still going. A record thus appears up to FLUSH_SECONDS after its request began.
+
+    A watch is one player's watching of one scope (a match, or their feed) from this process,
+    whatever number of requests it spans: its record's member is the scope and the process's
+    own token. When its last request ends, the watch ends only if no request of it follows
+    within LEAVE_DELAY_SECONDS: a client's next long-poll (or a stream reconnecting) continues
+    the watch, so answering and re-polling thousands of clients writes nothing to Redis. A watch
+    that ends is kept GRACE_SECONDS from the moment its last request ended, and counts as a look
+    at its match at that moment (it has been looked at all along).
     """
 
     def __init__(self) -> None:
-        self.queue: queue.SimpleQueue[tuple[int, str, float | None, str | None]] = (
-            queue.SimpleQueue())
+        self.queue: queue.SimpleQueue[tuple[int, str, bool, str | None]] = queue.SimpleQueue()
         self.pid = os.getpid()
-        self.watching: dict[str, int] = {}  # member -> user id, in the thread only
+        self.token = secrets.token_hex(6)
+        # In the thread only, keyed by (user id, member): the requests of each watch going on,
+        # and the watches whose last request ended (monotonic and wall time), oldest first.
+        self.requests: dict[tuple[int, str], int] = {}
+        self.leaving: dict[tuple[int, str], tuple[float, float]] = {}
         thread = threading.Thread(target=self._run, name="presence-writer", daemon=True)
         thread.start()
 
-    def note(self, user_id: int, member: str, until: float | None, look: str | None) -> None:
-        """``until`` None: the request stopped watching (kept GRACE_SECONDS more)."""
-        self.queue.put((user_id, member, until, look))
+    def member(self, match_id: object | None) -> str:
+        return f"{_scope(match_id)}|{self.token}"
+
+    def note(self, user_id: int, member: str, entering: bool, look: str | None) -> None:
+        """A request of the watch ``(user_id, member)`` starts (``entering``) or ends;
+        ``look``: the match it looks at, if any."""
+        self.queue.put((user_id, member, entering, look))
 
     def _run(self) -> None:
         renew_at = time.monotonic() + REFRESH_SECONDS
         while True:
+            wake_at = renew_at
+            if self.leaving:
+                wake_at = min(wake_at, next(iter(self.leaving.values()))[0]
+                              + LEAVE_DELAY_SECONDS)
             try:
-                notes = [self.queue.get(timeout=max(0.0, renew_at - time.monotonic()))]
+                notes = [self.queue.get(timeout=max(0.0, wake_at - time.monotonic()))]
             except queue.Empty:
                 notes = []
             if notes:
@@ -123,22 +144,48 @@ class _Writer:
                     break
             records: dict[tuple[int, str], float] = {}
             looks: dict[tuple[int, str], float] = {}
-            now = time.time()
+            self._apply(notes, records, looks)
             if time.monotonic() >= renew_at:
                 renew_at = time.monotonic() + REFRESH_SECONDS
-                for member, user_id in self.watching.items():
-                    records[(user_id, member)] = now + TTL_SECONDS
-            for user_id, member, until, look in notes:
-                if until is None:
-                    self.watching.pop(member, None)
-                    records[(user_id, member)] = now + GRACE_SECONDS
-                else:
-                    self.watching[member] = user_id
-                    records[(user_id, member)] = until
-                if look is not None:
-                    looks[(user_id, look)] = now
+                until = time.time() + TTL_SECONDS
+                for key in (*self.requests, *self.leaving):
+                    records[key] = until
+            self._end_watches(records, looks)
             if records or looks:
                 _call(lambda redis, r=records, seen=looks: _write(redis, r, seen), None)
+
+    def _apply(self, notes: list[tuple[int, str, bool, str | None]],
+               records: dict[tuple[int, str], float],
+               looks: dict[tuple[int, str], float]) -> None:
+        now = time.time()
+        for user_id, member, entering, look in notes:
+            key = (user_id, member)
+            if entering:
+                count = self.requests.get(key, 0)
+                self.requests[key] = count + 1
+                if count == 0 and self.leaving.pop(key, None) is None:
+                    # A new watch (not the next request of one going on).
+                    records[key] = now + TTL_SECONDS
+                    if look is not None:
+                        looks[(user_id, look)] = now
+            elif self.requests.get(key, 0) > 1:
+                self.requests[key] -= 1
+            elif self.requests.pop(key, None) is not None:
+                self.leaving[key] = (time.monotonic(), now)
+
+    def _end_watches(self, records: dict[tuple[int, str], float],
+                     looks: dict[tuple[int, str], float]) -> None:
+        """The watches whose last request ended LEAVE_DELAY_SECONDS ago with none since."""
+        due = time.monotonic() - LEAVE_DELAY_SECONDS
+        while self.leaving:
+            key, (ended, ended_at) = next(iter(self.leaving.items()))
+            if ended > due:
+                break
+            del self.leaving[key]
+            records[key] = ended_at + GRACE_SECONDS
+            scope = key[1].split("|", 1)[0]
+            if scope != FEED:
+                looks[(key[0], scope)] = ended_at
 
 
 def _write(redis: Any, records: dict[tuple[int, str], float],
@@ -210,14 +257,13 @@ async def watching(user_id: int, match_id: object | None) -> AsyncIterator[None]
     if not getattr(settings, "EVENTS_REDIS_URL", ""):
         yield
         return
-    member = f"{_scope(match_id)}|{secrets.token_hex(6)}"
     writer = _writer_here()
-    writer.note(user_id, member, time.time() + TTL_SECONDS,
-                None if match_id is None else str(match_id))
+    member = writer.member(match_id)
+    writer.note(user_id, member, True, None if match_id is None else str(match_id))
     try:
         yield
     finally:
-        writer.note(user_id, member, None, None)
+        writer.note(user_id, member, False, None)
 
 
 async def while_watching(user_id: int, match_id: object | None, answer: Awaitable[T]) -> T:

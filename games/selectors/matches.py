@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
@@ -263,9 +264,25 @@ def game_list() -> list[shapes.Game]:
              "min_players": engine.min_players,
              "max_players": engine.max_players,
              "options": option_dicts([option.as_dict() for option in engine.options],
-                                     games()[slug].learning.option_words),
-             "presets": [preset.as_dict() for preset in games()[slug].learning.presets]}
+                                     games()[slug].learning.option_words, _),
+             "presets": [preset.as_dict(_) for preset in games()[slug].learning.presets]}
             for slug, engine in engines().items()]
+
+
+def bot_description(text: str, game: str, level: int) -> str:
+    """A bot account's description in the active language. The description is stored in
+    English, as sentences the server writes (``games.services.bots.bot_account_ensure``): each
+    is looked up in the catalogues; a sentence written otherwise (by an administrator) stays as
+    written."""
+    heading = f"{engines()[game].name} level {level}."
+    said = []
+    for sentence in re.split(r"(?<=\.) (?=[A-Z])", text):
+        if sentence == heading:
+            said.append(_("%(game)s level %(level)s.")
+                        % {"game": game_name(game, engines()[game].name), "level": level})
+        else:
+            said.append(_(sentence))
+    return " ".join(said)
 
 
 def bot_list(*, game: str | None = None) -> list[shapes.Bot]:
@@ -284,7 +301,7 @@ def bot_list(*, game: str | None = None) -> list[shapes.Bot]:
             "username": bot.username,
             "game": bot.bot_game,
             "level": bot.bot_level,
-            "description": bot.bot_description,
+            "description": bot_description(bot.bot_description, bot.bot_game, bot.bot_level),
             "rating": rating.display if rating else None,
             "provisional": is_provisional(rating.sigma) if rating else True,
         })
@@ -347,6 +364,24 @@ def invitations_for(*, user: User) -> list[Match]:
                 .order_by("created_at").prefetch_related(seats_prefetch()))
 
 
+def move_log_entry(move: Move, viewer: int | None, *, revealed: bool,
+                   private_moves: bool) -> shapes.MoveLogEntry:
+    """One move as the seat ``viewer`` (None: a spectator) may see it: while the match runs
+    (not ``revealed``), other seats' moves of a game with ``private_moves`` lose their payload
+    and every move's events are cut to what ``viewer`` may see."""
+    hidden = (not revealed and private_moves and move.kind == Move.Kind.MOVE
+              and move.seat != viewer)
+    return {
+        "seq": move.seq,
+        "kind": move.kind,
+        "seat": move.seat,
+        "player": _player(move.user),
+        "payload": None if hidden else move.payload,
+        "events": move.events if revealed else events_for(move.events, viewer),
+        "created_at": move.created_at,
+    }
+
+
 def match_moves_for_user(*, match: Match, user: User, after: int = 0,
                          limit: int = 100) -> list[shapes.MoveLogEntry]:
     """The move log as the caller may see it: other seats' private moves and events redacted
@@ -355,22 +390,12 @@ def match_moves_for_user(*, match: Match, user: User, after: int = 0,
     mine = seat_of(match, user)
     viewer = mine.index if mine else None
     revealed = match.status in PUBLIC_STATUSES
-    moves = (Move.objects.filter(match=match, seq__gt=after).select_related("user")
-             .order_by("seq")[:limit])
-    result: list[shapes.MoveLogEntry] = []
-    for move in moves:
-        hidden = (not revealed and engine.private_moves and move.kind == Move.Kind.MOVE
-                  and move.seat != viewer)
-        result.append({
-            "seq": move.seq,
-            "kind": move.kind,
-            "seat": move.seat,
-            "player": _player(move.user),
-            "payload": None if hidden else move.payload,
-            "events": move.events if revealed else events_for(move.events, viewer),
-            "created_at": move.created_at,
-        })
-    return result
+    # Up to the version read with the match: a move committed since then is not shown with a
+    # version that does not count it (nor, while it runs, with a status it may have ended).
+    moves = (Move.objects.filter(match=match, seq__gt=after, seq__lte=match.version)
+             .select_related("user").order_by("seq")[:limit])
+    return [move_log_entry(move, viewer, revealed=revealed, private_moves=engine.private_moves)
+            for move in moves]
 
 
 def match_move_log(*, match: Match, user: User, after: int = 0,

@@ -77,3 +77,74 @@ def test_many_watchers_start_and_stop_without_calling_redis_themselves(redis_cal
         and score <= time.time() + presence.GRACE_SECONDS + 1
         for user_id in (990_000, 990_199)
         for member in redis.zrange(f"{presence.PREFIX}{user_id}", 0, -1)))
+
+
+@pytest.fixture
+def written(monkeypatch):
+    """Every batch the writer sends to Redis: (records, looks)."""
+    batches: list[tuple[dict, dict]] = []
+    write = presence._write
+
+    def spy(redis, records, looks):
+        batches.append((dict(records), dict(looks)))
+        return write(redis, records, looks)
+
+    monkeypatch.setattr(presence, "_write", spy)
+    return batches
+
+
+def test_a_next_request_continues_the_watch_and_writes_nothing(written):
+    user, match = 990_300, "match-2"
+    key = f"{presence.PREFIX}{user}"
+    redis = presence._client(settings.EVENTS_REDIS_URL)
+    redis.delete(key, f"{presence.SEEN_PREFIX}{user}")
+
+    async def long_poll(seconds: float) -> None:
+        async with presence.watching(user, match):
+            await asyncio.sleep(seconds)
+
+    asyncio.run(long_poll(0.2))
+    assert until(lambda: presence.is_watching(user, match))
+    started = len(written)
+    # Ten more long-polls, each right after the one before: the same watch goes on.
+    for _ in range(10):
+        asyncio.run(long_poll(0.05))
+    ended = time.time()
+    time.sleep(4 * presence.FLUSH_SECONDS)
+    ours = [records for records, _ in written[started:] if any(k[0] == user for k in records)]
+    # Nothing is written for them (a renewal of every watch may fall in this second: it
+    # writes the watch's full time to live, never an end).
+    assert len(ours) <= 1
+    assert all(until >= ended + presence.TTL_SECONDS - 5 for records in ours
+               for k, until in records.items() if k[0] == user)
+    assert redis.zscore(key, redis.zrange(key, 0, -1)[0]) >= ended + presence.TTL_SECONDS - 5
+    # No request follows: the watch ends, kept for the grace from its last request's end,
+    # which is when the player last looked at the match.
+    assert until(lambda: (scores := redis.zrange(key, 0, -1, withscores=True))
+                 and max(score for _, score in scores)
+                 <= ended + presence.GRACE_SECONDS + 0.5)
+    assert presence.is_watching(user, match)
+    looked = presence.seen_at(user, match)
+    assert looked is not None and ended - 0.5 <= looked <= ended + 0.5
+
+
+def test_two_requests_of_one_watch_end_it_only_when_both_have(written):
+    user = 990_301
+    key = f"{presence.PREFIX}{user}"
+    redis = presence._client(settings.EVENTS_REDIS_URL)
+    redis.delete(key)
+
+    async def main() -> None:
+        stream = presence.watching(user, None)
+        await stream.__aenter__()
+        async with presence.watching(user, None):  # a second tab, on the same feed
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(presence.LEAVE_DELAY_SECONDS + 0.5)
+        # The first still watches: the record keeps its full time to live.
+        assert redis.zscore(key, redis.zrange(key, 0, -1)[0]) > (
+            time.time() + presence.TTL_SECONDS - 10)
+        await stream.__aexit__(None, None, None)
+
+    asyncio.run(main())
+    assert until(lambda: redis.zscore(key, redis.zrange(key, 0, -1)[0])
+                 <= time.time() + presence.GRACE_SECONDS + 0.5)

@@ -37,6 +37,7 @@ import asyncio
 import json
 import os
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -80,6 +81,73 @@ def _raise_open_files(needed: int) -> int:
         raise CommandError(f"{needed} open files are needed and the hard limit is {hard}; "
                            f"raise it (ulimit -Hn) or use fewer --clients") from None
     return needed
+
+
+class Sampler:
+    """py-spy sampling one process (its Python threads, idle ones left out) until ``stop``."""
+
+    TOP = 25
+
+    def __init__(self, pid: int, out: Path) -> None:
+        self.out = out
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.unlink(missing_ok=True)
+        executable = Path(sys.executable).with_name("py-spy")
+        if not executable.exists():
+            raise CommandError("--profile needs py-spy (pip install -e '.[test]')")
+        self.process = subprocess.Popen(
+            [str(executable), "record", "--pid", str(pid), "--rate", "500", "--format", "raw",
+             "--output", str(out), "--nonblocking"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(0.5)  # attached before the moves go out
+
+    def stop(self) -> list[str]:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        if not self.out.exists():
+            error = self.process.stderr.read().decode(errors="replace") if self.process.stderr \
+                else ""
+            return [f"  profile: py-spy wrote nothing ({error.strip()[-300:]})"]
+        return self.summary(self.out.read_text().splitlines())
+
+    @classmethod
+    def summary(cls, stacks: list[str]) -> list[str]:
+        """Own and cumulative samples per function, from py-spy's collapsed stacks."""
+        own: dict[str, int] = {}
+        total: dict[str, int] = {}
+        samples = 0
+        for line in stacks:
+            stack, _, count_text = line.rpartition(" ")
+            if not stack or not count_text.isdigit():
+                continue
+            count = int(count_text)
+            frames = [_frame(frame) for frame in stack.split(";")[1:]]  # [0]: the thread
+            if not frames:
+                continue
+            samples += count
+            own[frames[-1]] = own.get(frames[-1], 0) + count
+            for frame in set(frames):
+                total[frame] = total.get(frame, 0) + count
+        if not samples:
+            return ["  profile: no samples"]
+
+        def table(values: dict[str, int]) -> list[str]:
+            ranked = sorted(values.items(), key=lambda item: -item[1])[:cls.TOP]
+            return [f"    {100 * n / samples:5.1f}%  {name}" for name, n in ranked]
+
+        return ([f"  profile ({samples} samples of busy threads; py-spy, raw stacks in "
+                 "var/bench-longpoll-profile.txt), by own time:"] + table(own)
+                + ["  by cumulative time:"] + table(total))
+
+
+def _frame(frame: str) -> str:
+    """``function (path/to/module.py:line)`` as ``function (module.py)``."""
+    name, _, where = frame.partition(" (")
+    path = where.rstrip(")").rsplit(":", 1)[0]
+    return f"{name} ({'/'.join(Path(path).parts[-2:])})"
 
 
 class ServerProcess:
@@ -283,6 +351,10 @@ class Command(BaseCommand):
                             help="the long-polls' wait= (seconds)")
         parser.add_argument("--connect-concurrency", type=int, default=200,
                             help="connections opened at once while the clients start")
+        parser.add_argument("--profile", action="store_true",
+                            help="sample the server with py-spy (the test extra installs it) "
+                                 "from the moves to the last answer, and print where its time "
+                                 "went (own and cumulative samples of the top functions)")
 
     def handle(self, *args, **options) -> None:
         if min(options["clients"]) < 2:
@@ -443,6 +515,8 @@ class Command(BaseCommand):
         early = sum(1 for answer in answers if answer.done_at)
 
         self.move_error = ""
+        sampler = Sampler(server.pid, ROOT / "var" / "bench-longpoll-profile.txt") \
+            if options["profile"] else None
         cpu_before = server.cpu_seconds()
         trigger_at = time.perf_counter()
         await asyncio.gather(*(self._move(mover.port, match) for match in setup.matches))
@@ -457,9 +531,10 @@ class Command(BaseCommand):
             for task in pending:
                 task.cancel()
         cpu = server.cpu_seconds() - cpu_before
+        profile = sampler.stop() if sampler is not None else []
         return {"cpu": cpu, "answers": answers, "connected": connected, "early": early,
                 "waiting": waiting, "sockets": sockets, "settle": settle_seconds,
-                "trigger_at": trigger_at, "moves_seconds": moves_seconds}
+                "trigger_at": trigger_at, "moves_seconds": moves_seconds, "profile": profile}
 
     async def _move(self, port: int, match: BenchMatch) -> None:
         reader, writer = await asyncio.open_connection(HOST, port)
@@ -551,7 +626,7 @@ class Command(BaseCommand):
             f"  server CPU for the moves and wake-ups: {result['cpu']:.2f} s "
             f"({1000 * result['cpu'] / max(len(woken), 1):.3f} ms per woken client)",
         ]
-        self.stdout.write("\n".join(lines))
+        self.stdout.write("\n".join(lines + result["profile"]))
         if not everyone:
             return f"{title}: nobody woken"
         return (f"{title}: got it {len(woken)}/{clients}; p50 {1000 * percentile(everyone, .5):.0f}"
