@@ -357,9 +357,10 @@ def sweep(*, now: datetime | None = None, batch: int = 500, rounds: int = 20) ->
 
     * feed entries of a notified type, older than NOTIFY_SWEEP_GRACE_SECONDS (the task had
       its chance) and younger than NOTIFY_SWEEP_LOOKBACK_SECONDS, that have no delivery row
-      are delivered now. The sweep walks the feed in id order from ``SweepCursor`` (its own
-      row), so each entry is looked at about once; ``deliver`` keeps a second look harmless
-      (the (entry, channel) key).
+      and whose player had a device or a verified address when they were written
+      (``_reachable_since``) are delivered now. The sweep walks the feed in id order from
+      ``SweepCursor`` (its own row), so each entry is looked at about once; ``deliver`` keeps a
+      second look harmless (the (entry, channel) key).
     * deliveries left "sending" or "retry" for NOTIFY_SWEEP_STUCK_SECONDS (far past the task's
       time limit and its longest backoff) are tried again.
 
@@ -380,7 +381,7 @@ def sweep(*, now: datetime | None = None, batch: int = 500, rounds: int = 20) ->
     for _ in range(rounds):
         rows = list(UserEvent.objects.filter(id__gt=last).order_by("id")
                     .values("id", "type", "created_at", "user_id", "user__is_bot")[:batch])
-        candidates: dict[int, int] = {}
+        candidates: dict[int, tuple[int, datetime]] = {}
         for row in rows:
             if row["created_at"] > cutoff:
                 rows = []  # the rest is the task's for now
@@ -389,12 +390,13 @@ def sweep(*, now: datetime | None = None, batch: int = 500, rounds: int = 20) ->
             counts["checked"] += 1
             if row["type"] in kinds.NOTIFIED_TYPES and not row["user__is_bot"] \
                     and row["created_at"] >= oldest:
-                candidates[row["id"]] = row["user_id"]
-        reachable = _reachable(set(candidates.values()))
+                candidates[row["id"]] = (row["user_id"], row["created_at"])
+        since = _reachable_since({user_id for user_id, _ in candidates.values()})
         handled = set(Delivery.objects.filter(event_id__in=candidates)
                       .values_list("event_id", flat=True))
-        lost = [event_id for event_id, user_id in candidates.items()
-                if user_id in reachable and event_id not in handled]
+        lost = [event_id for event_id, (user_id, created_at) in candidates.items()
+                if user_id in since and since[user_id] <= created_at
+                and event_id not in handled]
         if lost:
             logger.info("notification sweep: %d feed entries were never delivered", len(lost))
             counts["lost"] += len(lost)
@@ -417,17 +419,26 @@ def sweep(*, now: datetime | None = None, batch: int = 500, rounds: int = 20) ->
     return counts
 
 
-def _reachable(user_ids: set[int]) -> set[int]:
-    """Those of ``user_ids`` with somewhere to send to (a device, a verified address): the
-    others' entries have no delivery rows by design."""
+def _reachable_since(user_ids: set[int]) -> dict[int, datetime]:
+    """Those of ``user_ids`` with somewhere to send to (a device, a verified address), each
+    with the earliest time it is known to have had it: the others' entries have no delivery
+    rows by design. An entry from before that time was written when its player had nowhere to
+    be told (its notification task was not even sent, ``games.services.notifications``): a
+    device or an address added later is not owed it. A verified address counts from the last
+    change of its settings row (the time of the verification is not kept apart)."""
     if not user_ids:
-        return set()
-    found = set(NotificationSettings.objects.filter(user_id__in=user_ids)
-                .exclude(verified_email="").values_list("user_id", flat=True))
+        return {}
+    since: dict[int, datetime] = {}
+    for user_id, updated_at in (NotificationSettings.objects.filter(user_id__in=user_ids)
+                                .exclude(verified_email="")
+                                .values_list("user_id", "updated_at")):
+        since[user_id] = updated_at
     if push.configured():
-        found |= set(PushSubscription.objects.filter(user_id__in=user_ids)
-                     .values_list("user_id", flat=True))
-    return found
+        for user_id, created_at in (PushSubscription.objects.filter(user_id__in=user_ids)
+                                    .values("user_id").annotate(first=Min("created_at"))
+                                    .values_list("user_id", "first")):
+            since[user_id] = min(since.get(user_id, created_at), created_at)
+    return since
 
 
 def _deliver_now(event_ids: list[int], counts: dict[str, int]) -> None:

@@ -22,7 +22,7 @@ from games.kit.protocol import AnyEngine, Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
 from games.selectors import match_seats, match_state, match_state_keep
 from games.services import due, scheduling
-from games.services.locking import lock_held
+from games.services.locking import lock_held, seat_reachable
 from games.services.notifications import match_changed, notify, wake_after_commit
 
 
@@ -82,7 +82,7 @@ def record(*, match: Match, engine: AnyEngine, kind: str, seat: int | None,
             if seat_row.user is not None and not seat_row.user.is_bot:
                 notify(user_ids=[seat_row.user.id], type=UserEvent.Type.MATCH_FINISHED,
                        match=match, game=match.game, rank=seat_row.rank,
-                       reason=outcome.reason, wake=wake)
+                       reason=outcome.reason, wake=wake, reachable=seat_reachable(seat_row))
     else:
         _notify_turns(match, newly_to_act, wake)
     match_changed(match, wake)
@@ -117,7 +117,7 @@ def decide(*, match: Match, engine: AnyEngine, outcome: Outcome) -> Move:
         if seat_row.user is not None and not seat_row.user.is_bot:
             notify(user_ids=[seat_row.user.id], type=UserEvent.Type.MATCH_FINISHED,
                    match=match, game=match.game, rank=seat_row.rank, reason=outcome.reason,
-                   wake=wake)
+                   wake=wake, reachable=seat_reachable(seat_row))
     match_changed(match, wake)
     wake_after_commit(wake)
     _schedule_follow_ups(match, work)
@@ -201,7 +201,8 @@ def _notify_turns(match: Match, seats: Iterable[int], wake: set[str] | None = No
         if seat.index in due and seat.user is not None and not seat.user.is_bot \
                 and seat.forfeited_at is None:
             notify(user_ids=[seat.user.id], type=UserEvent.Type.YOUR_TURN, match=match,
-                   game=match.game, version=match.version, deadline=match.deadline, wake=wake)
+                   game=match.game, version=match.version, deadline=match.deadline, wake=wake,
+                   reachable=seat_reachable(seat))
 
 
 def _schedule_follow_ups(match: Match, work: due.Work, *, started: bool = False) -> None:

@@ -22,17 +22,23 @@ NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SO
 
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
-           wake: set[str] | None = None, **data: Any) -> None:
+           wake: set[str] | None = None, reachable: bool | None = None, **data: Any) -> None:
     """Write a feed entry for each user and wake their waiting clients after commit (or add
     their channels to ``wake`` for the caller to publish with others in one go); entries a
-    player may be told of by push or mail go to the notification task after commit."""
+    player may be told of by push or mail go to the notification task after commit.
+
+    ``reachable``: whether any of the users has somewhere to be told (a push device or a
+    verified address), when the caller knows it (``seat_reachable`` of a locked match's seat);
+    False sends no task at all (it would find nowhere to send), and the notification sweep
+    leaves such entries alone too (a device added later is not owed them). None: unknown, the
+    task decides."""
     ids = sorted(set(user_ids))
     if not ids:
         return
     created = UserEvent.objects.bulk_create([
         UserEvent(user_id=user_id, type=type, match=match, data=_jsonable(data))
         for user_id in ids])
-    if type in NOTIFIED_TYPES:
+    if type in NOTIFIED_TYPES and reachable is not False:
         notify_after_commit(event_ids=[entry.id for entry in created if entry.id is not None])
     channels = {user_channel(user_id) for user_id in ids}
     if wake is None:

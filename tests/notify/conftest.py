@@ -27,6 +27,7 @@ from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from django.conf import settings as django_settings
 
 from games.notify.push import b64url, b64url_decode, generate_keys
+from tests.notify.helpers import SWEEP_GRACE
 
 SUBJECT = "mailto:operator@example.org"
 
@@ -259,6 +260,15 @@ def _no_presence():
     clear()
     yield
     clear()
+
+
+@pytest.fixture
+def sweep_timing(settings):
+    """The notification sweep's timing in the tests that run it: a grace of SWEEP_GRACE and a
+    lookback of an hour."""
+    settings.NOTIFY_SWEEP_GRACE_SECONDS = SWEEP_GRACE
+    settings.NOTIFY_SWEEP_LOOKBACK_SECONDS = 3600.0
+    settings.NOTIFY_SWEEP_STUCK_SECONDS = 900.0
 
 
 @pytest.fixture

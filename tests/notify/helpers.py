@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
+
+from django.utils import timezone
 
 from games.catalog import get_engine
 from games.models import Match, UserEvent
@@ -10,6 +13,13 @@ from games.notify.models import NotificationSettings
 from games.services import SeatSpec, match_create, match_join, match_move_submit
 
 DAY = 86400
+# The notification sweep's grace in the sweep tests: entries older than this are its business.
+SWEEP_GRACE = 60.0
+
+
+def after_the_grace(seconds: float = SWEEP_GRACE + 1):
+    """A moment the sweep no longer leaves an entry written now to its task."""
+    return timezone.now() + timedelta(seconds=seconds)
 
 
 def verified(user: Any, address: str | None = None) -> Any:

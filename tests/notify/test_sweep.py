@@ -20,18 +20,17 @@ from games.notify.models import Delivery, SweepCursor
 from games.notify.tasks import notify_sweep_task
 from games.services import scheduling
 from games.services.notifications import notify
-from tests.notify.helpers import entries, start, until_turn_of, verified
+from tests.notify.helpers import (
+    SWEEP_GRACE,
+    after_the_grace,
+    entries,
+    start,
+    until_turn_of,
+    verified,
+)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sweep_timing")]
 
-GRACE = 60.0
-
-
-@pytest.fixture(autouse=True)
-def _timing(settings):
-    settings.NOTIFY_SWEEP_GRACE_SECONDS = GRACE
-    settings.NOTIFY_SWEEP_LOOKBACK_SECONDS = 3600.0
-    settings.NOTIFY_SWEEP_STUCK_SECONDS = 900.0
 
 
 @contextmanager
@@ -47,10 +46,6 @@ def broker_down():
             yield publish
     finally:
         celery_app.conf.task_always_eager = saved
-
-
-def later(seconds: float = GRACE + 1):
-    return timezone.now() + timedelta(seconds=seconds)
 
 
 def _device(push_service, user):
@@ -76,7 +71,7 @@ def test_entries_whose_task_was_lost_are_delivered_once_the_broker_is_back(
     # Within the grace period the sweep leaves them to their task.
     assert services.sweep()["lost"] == 0
     # The broker is back; beat runs the sweep (eagerly here, as a worker would).
-    with mock.patch.object(timezone, "now", return_value=later()):
+    with mock.patch.object(timezone, "now", return_value=after_the_grace()):
         result = notify_sweep_task.apply().get()
     assert result["lost"] == 2
     kinds = [p["kind"] for p in push_service.for_device(device)]
@@ -86,11 +81,11 @@ def test_entries_whose_task_was_lost_are_delivered_once_the_broker_is_back(
                                                            "Your turn in Nibble"]
     assert Delivery.objects.filter(event_id__in=lost, status="sent").count() == 4
     # Again: nothing more (the cursor moved on, and the delivery rows would stop it anyway).
-    for seconds in (GRACE + 1, GRACE + 30):
-        with mock.patch.object(timezone, "now", return_value=later(seconds)):
+    for seconds in (SWEEP_GRACE + 1, SWEEP_GRACE + 30):
+        with mock.patch.object(timezone, "now", return_value=after_the_grace(seconds)):
             assert services.sweep()["lost"] == 0
     SweepCursor.objects.update(last_event_id=0)
-    with mock.patch.object(timezone, "now", return_value=later()):
+    with mock.patch.object(timezone, "now", return_value=after_the_grace()):
         services.sweep()
     assert len(push_service.for_device(device)) == 2 and len(smtp.messages) == 2
 
@@ -103,7 +98,7 @@ def test_an_entry_whose_task_ran_is_not_sent_again_by_the_sweep(
         until_turn_of(start("nibble", [bob, alice]), [bob, alice], alice)
     pushed = len(push_service.for_device(device))
     assert pushed == 2
-    with mock.patch.object(timezone, "now", return_value=later()):
+    with mock.patch.object(timezone, "now", return_value=after_the_grace()):
         result = services.sweep()
     assert result["lost"] == 0 and result["checked"] >= 2
     assert len(push_service.for_device(device)) == pushed
@@ -118,7 +113,7 @@ def test_entries_past_the_lookback_and_other_types_are_left(push_service, alice)
         notify(user_ids=[alice.id], type=UserEvent.Type.MATCH_STARTED, game="nibble")
     old = entries(alice, UserEvent.Type.INVITED)[0]
     UserEvent.objects.filter(id=old.id).update(created_at=timezone.now() - timedelta(hours=2))
-    with mock.patch.object(timezone, "now", return_value=later()):
+    with mock.patch.object(timezone, "now", return_value=after_the_grace()):
         result = services.sweep()
     assert [p["body"] for p in push_service.for_device(device)] == [
         "new invites you to a match."]
@@ -135,9 +130,9 @@ def test_deliveries_left_sending_by_a_dead_worker_are_tried_again(push_service, 
                             status="sending", attempts=1)
     services.deliver([entry.id])
     assert push_service.for_device(device) == []  # the claim holds it
-    with mock.patch.object(timezone, "now", return_value=later(600)):
+    with mock.patch.object(timezone, "now", return_value=after_the_grace(600)):
         assert services.sweep()["stuck"] == 0  # could still be sending
-    with mock.patch.object(timezone, "now", return_value=later(901)):
+    with mock.patch.object(timezone, "now", return_value=after_the_grace(901)):
         result = services.sweep()
     assert result["stuck"] == 1
     assert len(push_service.for_device(device)) == 1
