@@ -15,7 +15,7 @@ import pytest
 from games.catalog import game
 from games.kit.bots import DEEP_LEVELS
 from games.kit.protocol import apply_checked
-from games.nimalia.bots.search import LEVEL4_CONFIG, search_policy
+from games.nimalia.bots.deep import LEVEL4, deep_move
 from games.nimble.bots import LEVEL4_BUDGET, make_memory_policy
 from tests.hidden.positions import positions, variants
 
@@ -23,8 +23,7 @@ from tests.hidden.positions import positions, variants
 # then depend on the fixed work budget only.
 UNCAPPED: dict[str, Any] = {
     "nimble": make_memory_policy(dataclasses.replace(LEVEL4_BUDGET, max_seconds=600.0)),
-    "nimalia": functools.partial(search_policy,
-                                 config=dataclasses.replace(LEVEL4_CONFIG, seconds=600.0)),
+    "nimalia": functools.partial(deep_move, config=dataclasses.replace(LEVEL4, seconds=600.0)),
 }
 
 GAMES = ("nibble", "nimble", "nimalia")
@@ -76,12 +75,8 @@ def test_level_4_does_not_depend_on_the_hidden_cards(slug):
         for variant in variants(spec, position, seat, 2, f"level4-{slug}"):
             assert engine.view(variant, seat) == engine.view(position.state, seat)
             policy = UNCAPPED[slug]
-            if slug == "nimble":
-                moves = [policy(engine.view(s, seat), seat, random.Random("same"),
-                                history=history) for s in (position.state, variant)]
-            else:
-                moves = [policy(engine.view(s, seat), seat, random.Random("same"))
-                         for s in (position.state, variant)]
+            moves = [policy(engine.view(s, seat), seat, random.Random("same"),
+                            history=history) for s in (position.state, variant)]
             assert moves[0] == moves[1]
             checked += 1
     assert checked >= 2

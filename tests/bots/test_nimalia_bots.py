@@ -13,17 +13,17 @@ import pytest
 
 from games.catalog import game
 from games.kit.arena import run_arena
-from games.kit.protocol import apply_checked
+from games.kit.protocol import apply_checked, events_for
 from games.nimalia.bots import NIMALIA_POLICIES, fast, greedy_policy, random_policy
 from games.nimalia.bots.core import Position, objective_weights, place, weighted_points
-from games.nimalia.bots.search import DEFAULT_CONFIG, LEVEL4_CONFIG, SearchConfig, search_policy
+from games.nimalia.bots.deep import LEVEL4, deep_move, remembered
+from games.nimalia.bots.search import DEFAULT_CONFIG, SearchConfig, search_policy
 from games.nimalia.engine import NIMALIA, State
 from games.nimalia.grid import legal_anchors, visible_squares
 from games.nimalia.scoring import objective_points
 
 LEVELS = sorted(NIMALIA_POLICIES)
-UNCAPPED_LEVEL4 = functools.partial(
-    search_policy, config=dataclasses.replace(LEVEL4_CONFIG, seconds=600.0))
+UNCAPPED_LEVEL4 = functools.partial(deep_move, config=dataclasses.replace(LEVEL4, seconds=600.0))
 
 
 def random_positions(players: int, seed: str, every: int = 1) -> list[tuple[State, int]]:
@@ -181,6 +181,75 @@ def test_level_3_stops_at_the_wall_clock_safety_net() -> None:
     started = time.perf_counter()
     move = search_policy(NIMALIA.view(state, seat), seat, random.Random(0), endless)
     assert time.perf_counter() - started < 1.0
+    checked(state, seat, move)
+
+
+def _match_with_events(players: int, seed: str):
+    """(state, seat, history of that seat) for every seat the match waits for, along one
+    random match."""
+    rng = random.Random(seed)
+    state = NIMALIA.initial_state(num_players=players, config={}, seed=seed)
+    events: list[dict] = []
+    while NIMALIA.outcome(state) is None:
+        if not NIMALIA.actors(state):
+            transition = NIMALIA.system_step(state)
+        else:
+            seat = min(NIMALIA.must_act(state))
+            yield state, seat, events_for(events, seat)
+            transition = NIMALIA.apply(state, seat, rng.choice(NIMALIA.legal_moves(state, seat)))
+        events.extend(transition.events)
+        state = transition.state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_level_4_remembers_the_hands_it_passed(players: int) -> None:
+    """The hands level 4 knows are exactly the cards it passed, less those placed since; the
+    cards it counts as out of play were all placed."""
+    known_hands = 0
+    for state, seat, history in _match_with_events(players, f"memory-{players}"):
+        known, placed = remembered(NIMALIA.view(state, seat), seat, history)
+        assert seat not in known
+        for other, cards in known.items():
+            pending = state.pending[other]
+            held = state.hands[other] + ((pending.card,) if pending is not None else ())
+            assert cards == tuple(sorted(held))
+            known_hands += 1
+        on_boards = {p.card for reserve in state.reserves for p in reserve}
+        assert placed == on_boards
+    # From the second turn of every round (the first round's deal has no event, so its
+    # second turn is not known): every seat knows the next seat's hand.
+    assert known_hands >= players * 5
+
+
+def test_level_4_with_two_players_knows_every_hand_from_the_second_round_on() -> None:
+    for state, seat, history in _match_with_events(2, "memory-two"):
+        view = NIMALIA.view(state, seat)
+        known, _ = remembered(view, seat, history)
+        if view["turn"] >= 2 and (view["round"] >= 2 or view["turn"] == 3):
+            assert set(known) == {1 - seat}
+        if view["turn"] == 1:
+            assert not known
+
+
+def test_level_4_plays_legal_placements_with_its_history() -> None:
+    quick = dataclasses.replace(LEVEL4, budget=3_000)
+    for players in (1, 2, 3):
+        for number, (state, seat, history) in enumerate(
+                _match_with_events(players, f"legal4-{players}")):
+            if number % 4:
+                continue
+            move = deep_move(NIMALIA.view(state, seat), seat, random.Random(number), history,
+                             quick)
+            checked(state, seat, move)
+
+
+def test_level_4_stops_at_the_process_time_safety_net() -> None:
+    """A budget far beyond the safety net still answers in time, with a legal move."""
+    state, seat = random_positions(4, "clock4")[4]
+    endless = dataclasses.replace(LEVEL4, budget=10**9, samples=10**6, seconds=0.3)
+    started = time.process_time()
+    move = deep_move(NIMALIA.view(state, seat), seat, random.Random(0), (), endless)
+    assert time.process_time() - started < 1.0
     checked(state, seat, move)
 
 

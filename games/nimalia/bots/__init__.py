@@ -1,8 +1,10 @@
-"""Nimalia bots: level 1 places at random, level 2 is greedy, level 3 plans the rest of the round.
+"""Nimalia bots: level 1 places at random, level 2 is greedy, level 3 plans the rest of the round,
+level 4 plans it too with what its seat remembers (the hands it passed) and a bigger budget.
 
 Every level reads only ``view`` (``engine.view(state, seat)``): its own hand, every reserve's
-visible squares, the objectives and the round card. Scores come from the engine's own objective
-scorers, applied to the visible reserves the view shows.
+visible squares, the objectives and the round card; level 4 also the events its seat was shown.
+Scores come from the engine's own objective scorers, applied to the visible reserves the view
+shows.
 
 A move is ``{"card": id, "row": r, "col": c, "rotation": 0|90|180|270}``. The server asks a bot
 to move only when it has no pending placement; a bot returns ``{"undo": true}`` only when that is
@@ -24,7 +26,8 @@ from games.nimalia.bots.core import (
     place,
     weighted_points,
 )
-from games.nimalia.bots.search import deep_policy, search_policy
+from games.nimalia.bots.deep import deep_policy
+from games.nimalia.bots.search import search_policy
 
 # Level 2 values an objective it will score again in a later round at this fraction of its
 # points per later scoring: the reserve will change before then, but most objectives keep most

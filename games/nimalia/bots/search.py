@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,14 +59,12 @@ class SearchConfig:
 
 
 DEFAULT_CONFIG = SearchConfig()
-# Level 4: the same play-outs with more candidates and samples under a bigger fixed budget.
-LEVEL4_CONFIG = SearchConfig(candidates=16, per_card=3, samples=96, budget=150_000,
-                             seconds=3.0)
 HALVING_AFTER = (1, 2, 4)
 
 
-class _Planner:
-    """One decision: the position, the weights and the memo of greedy choices."""
+class Planner:
+    """One decision: the position, the weights and the memo of greedy choices (level 4's
+    planner, ``games.nimalia.bots.deep``, extends it)."""
 
     def __init__(self, position: Position, config: SearchConfig) -> None:
         self.position = position
@@ -188,25 +186,36 @@ class _Planner:
                                       self.boards), placement))
         if position.turn >= 3 or len(scored) == 1:
             return best_of(scored, rng)
-        alive = self.candidates(scored)
+        return self.sampled_best(
+            self.candidates(scored), scored, rng, samples=self.config.samples,
+            budget=self.config.budget, halving_after=HALVING_AFTER if self.config.halving else (),
+            stopped=lambda: time.perf_counter() > deadline)
+
+    def sampled_best(self, alive: list[Placement], scored: list[tuple[float, Placement]],
+                     rng: random.Random, *, samples: int, budget: int,
+                     halving_after: Sequence[int], stopped: Callable[[], bool]) -> Placement:
+        """The candidate of ``alive`` with the best total over up to ``samples`` sampled hands,
+        each sample playing out every candidate still in; after the sample counts in
+        ``halving_after`` the better half goes on (successive halving). The samples stop once
+        ``budget`` evaluations are spent, or when ``stopped()`` (the safety net; only samples
+        played out in full count). With none complete, the best of ``scored``."""
         totals = dict.fromkeys(alive, 0.0)
         complete = 0
-        for _ in range(self.config.samples):
+        for _ in range(samples):
             hands = self.sample_hands(rng)
-            values = {}
+            values: dict[Placement, float] = {}
             for candidate in alive:
                 values[candidate] = self.play_out(self.move(candidate), hands)
-                if time.perf_counter() > deadline:
-                    break  # the safety net: keep only the samples played out in full
+                if stopped():
+                    break
             if len(values) < len(alive):
                 break
             for candidate, value in values.items():
                 totals[candidate] += value
             complete += 1
-            if self.evaluations >= self.config.budget or time.perf_counter() > deadline:
+            if self.evaluations >= budget or stopped():
                 break
-            if self.config.halving and complete in HALVING_AFTER and len(alive) > 2:
-                # Successive halving: the better half gets the samples still to come.
+            if complete in halving_after and len(alive) > 2:
                 ranked = sorted(alive, key=lambda p: (-totals[p], p))
                 alive = ranked[:max(2, (len(alive) + 1) // 2)]
         if not complete:
@@ -221,9 +230,4 @@ def search_policy(view: dict[str, Any], seat: int, rng: random.Random,
     if must_undo(view):
         return dict(UNDO)
     position = Position.from_view(view, seat)
-    return as_move(_Planner(position, config).choose(rng, deadline))
-
-
-def deep_policy(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
-    """Level 4: level 3's search under ``LEVEL4_CONFIG``."""
-    return search_policy(view, seat, rng, LEVEL4_CONFIG)
+    return as_move(Planner(position, config).choose(rng, deadline))
