@@ -54,11 +54,11 @@ def activate_user_language(request: Any, user: Any) -> None:
 class LocaleMiddleware(DjangoLocaleMiddleware):
     """Django's ``LocaleMiddleware`` (language from ``Accept-Language``), whose
     ``Content-Language`` is the language the answer was finally made in: a signed-in caller's
-    preference applied inside the view counts. The live-update handler runs this response hook
-    for every waiter (``every_response``) and never shares ``Content-Language`` between waiters
-    woken by one shared answer, who may each read a different language."""
+    preference applied inside the view counts. Its headers depend on the answer's language
+    alone (``by_language``): the live-update handler shares them between the waiters woken by
+    one shared answer who read the same language, and never between languages."""
 
-    every_response = True
+    by_language = True
     response_headers = ("Content-Language",)
 
     def process_response(self, request: HttpRequest,

@@ -1,10 +1,14 @@
 """What a game offers newcomers, open to everyone (no account needed): its rules, example
 pictures drawn by the server's renderer and a scripted first match (``games.selectors.learn``).
-The answers depend only on the code, so they may be cached for a day."""
+The answers depend only on the code and the language, so they may be cached for a day, apart
+per language: the language follows ``Accept-Language``, Django's language cookie and a
+signed-in caller's own choice (their token or session cookie), so the rules and the tutorial
+vary on all of them (``config.i18n``); a picture is the same in every language."""
 
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils.cache import patch_vary_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
@@ -19,15 +23,20 @@ from games.kit.render import MEDIA_TYPE
 from games.selectors import learn
 
 CACHE = "public, max-age=86400"
+# What decides the language of an answer (config.i18n): a cache keeps one copy per value.
+VARY = ("Accept-Language", "Cookie", "Authorization")
 
 
 class _Open(APIView):
     permission_classes = [AllowAny]
+    # What the answer's words depend on, besides the URL.
+    vary: tuple[str, ...] = VARY
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)
         if response.status_code == 200:
             response["Cache-Control"] = CACHE
+        patch_vary_headers(response, self.vary)
         return response
 
 
@@ -58,6 +67,8 @@ class GameTutorialApi(_Open):
 
 class GamePictureApi(_Open):
     renderer_classes = [SvgRenderer]
+    # A picture is the same in every language (the renderer's words are English).
+    vary = ()
 
     @extend_schema(
         operation_id="games_picture", summary="An example position, as a picture",

@@ -6,6 +6,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeGuard, TypeVar
 
+from games.kit.learn import gettext_noop
+
 # policy(view, seat, rng) -> move, where ``view`` is exactly ``engine.view(state, seat)`` (the
 # bot never sees hidden cards or the seed) and the move is the game's JSON move.
 Policy = Callable[[dict[str, Any], int, random.Random], dict[str, Any]]
@@ -40,11 +42,11 @@ def uses_history(policy: Policy) -> TypeGuard[HistoryPolicy]:
 
 
 DESCRIPTIONS: dict[int, str] = {
-    1: "Plays uniformly at random among the legal moves.",
-    2: "Greedy: picks the move a casual player would find best right now.",
-    3: "Searches ahead under a fixed budget (at most two seconds a move).",
-    4: "Searches much deeper under a bigger fixed budget (at most 3 s a move), for strong "
-       "players.",
+    1: gettext_noop("Plays uniformly at random among the legal moves."),
+    2: gettext_noop("Greedy: picks the move a casual player would find best right now."),
+    3: gettext_noop("Searches ahead under a fixed budget (at most two seconds a move)."),
+    4: gettext_noop("Searches much deeper under a bigger fixed budget (at most 3 s a move), "
+                    "for strong players."),
 }
 
 # Real-time matches (a Nimble race): seconds a bot waits before each action, by level. Slow

@@ -6,6 +6,10 @@ its :class:`games.kit.registry.GameSpec`; the server serves them to every client
 /api/games``, ``/api/games/{slug}/rules``, ``/pictures/{name}.svg``, ``/tutorial``). Example
 positions and tutorial steps are played by the game's own engine from a fixed seed, so they are
 always positions the engine can reach, drawn by the game's own renderer.
+
+Every text here is English and marked with :func:`gettext_noop`, so the server's message
+catalogues hold its translations; the game packages stay free of Django, and the server puts
+the texts in the caller's language where it answers (``translate`` below, Django's ``gettext``).
 """
 
 from __future__ import annotations
@@ -15,6 +19,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.kit.protocol import JSON, AnyEngine, Seat, apply_checked
+
+# translate(text) -> the text in the caller's language (the server passes Django's gettext).
+Translate = Callable[[str], str]
+
+
+def gettext_noop(text: str) -> str:
+    """``text`` as it is. Marks a text for the message catalogues: ``makemessages`` (GNU
+    xgettext) collects every string given to a function of this name."""
+    return text
+
+
+def _same(text: str) -> str:
+    return text
 
 
 @dataclass(frozen=True)
@@ -30,9 +47,11 @@ class Preset:
     config: Mapping[str, Any] = field(default_factory=dict)
     players: int | None = None
 
-    def as_dict(self) -> Any:
-        """``{"key", "name", "description", "config", "players"}`` (the API's Preset)."""
-        return {"key": self.key, "name": self.name, "description": self.description,
+    def as_dict(self, translate: Translate = _same) -> Any:
+        """``{"key", "name", "description", "config", "players"}`` (the API's Preset), its
+        name and description through ``translate``."""
+        return {"key": self.key, "name": translate(self.name),
+                "description": translate(self.description),
                 "config": dict(self.config), "players": self.players}
 
 
@@ -45,9 +64,11 @@ class OptionWords:
     help: str
     values: Mapping[str, str] = field(default_factory=dict)
 
-    def as_dict(self) -> JSON:
-        return {"label": self.label, "help": self.help,
-                "value_labels": [{"value": key, "label": text}
+    def as_dict(self, translate: Translate = _same) -> JSON:
+        """``{"label", "help", "value_labels"}``, the words through ``translate`` (the values
+        stay as they are)."""
+        return {"label": translate(self.label), "help": translate(self.help),
+                "value_labels": [{"value": key, "label": translate(text)}
                                  for key, text in self.values.items()]}
 
 
@@ -125,9 +146,11 @@ def example_view(engine: AnyEngine, learning: Learning, example: Example) -> JSO
     return view
 
 
-def tutorial_script(engine: AnyEngine, tutorial: Tutorial) -> JSON:
+def tutorial_script(engine: AnyEngine, tutorial: Tutorial,
+                    translate: Translate = _same) -> JSON:
     """The tutorial played through by the engine: per step the position before the move (the
-    learner's view, its legal moves cut down to the suggested one), the move and the words."""
+    learner's view, its legal moves cut down to the suggested one), the move and the words
+    (through ``translate``, as are the seats' names)."""
     state = engine.initial_state(num_players=tutorial.players, config=tutorial.config,
                                  seed=tutorial.seed)
     steps: list[JSON] = []
@@ -135,25 +158,30 @@ def tutorial_script(engine: AnyEngine, tutorial: Tutorial) -> JSON:
         view = engine.view(state, tutorial.seat)
         legal = view.pop("legal_moves", None)
         move = engine.dump_move(engine.parse_move(step.move))
-        steps.append({"text": step.text, "done": step.done, "move": move, "view": view,
+        steps.append({"text": translate(step.text), "done": translate(step.done),
+                      "move": move, "view": view,
                       "legal_moves": tutorial.narrow(legal, move)})
         state = _play(engine, state, tutorial.seat, step.move)
         for seat, reply in step.replies:
             state = _play(engine, state, seat, reply)
     final = engine.view(state, tutorial.seat)
     final.pop("legal_moves", None)
-    return {"seat": tutorial.seat, "players": tutorial.players, "names": list(tutorial.names),
-            "intro": tutorial.intro, "steps": steps, "end": tutorial.end, "final_view": final}
+    return {"seat": tutorial.seat, "players": tutorial.players,
+            "names": [translate(name) for name in tutorial.names],
+            "intro": translate(tutorial.intro), "steps": steps, "end": translate(tutorial.end),
+            "final_view": final}
 
 
-def option_dicts(options: Sequence[JSON], words: Mapping[str, OptionWords]) -> list[JSON]:
+def option_dicts(options: Sequence[JSON], words: Mapping[str, OptionWords],
+                 translate: Translate = _same) -> list[JSON]:
     """The engine's option dicts with each option's words added (``label``, ``help``,
-    ``value_labels``); an option without words gets its name as label and no help."""
+    ``value_labels``) and its ``description``, all through ``translate``; an option without
+    words gets its name as label and no help."""
     result = []
     for option in options:
         said = words.get(option["name"])
-        extra = said.as_dict() if said else {
+        extra = said.as_dict(translate) if said else {
             "label": str(option["name"]).replace("_", " ").capitalize(), "help": "",
             "value_labels": []}
-        result.append({**option, **extra})
+        result.append({**option, "description": translate(option["description"]), **extra})
     return result

@@ -21,6 +21,7 @@ from typing import Any
 
 from games.kit.bits import bits
 from games.kit.jsontypes import check_move
+from games.kit.learn import gettext_noop
 from games.kit.protocol import (
     JSON,
     EngineBase,
@@ -442,14 +443,16 @@ class NibbleEngine(EngineBase[State, Move]):
     max_players = 2
     options = (
         Option("color_order", "json", None,
-               "The colour table, left to right: a permutation of the colour ids 0-8. "
-               "Default: random from the match seed."),
+               gettext_noop("The colour table, left to right: a permutation of the colour ids "
+                            "0-8. Default: random from the match seed.")),
         Option("first_seat", "int", None,
-               "The seat that moves first, 0 or 1. Default: random from the match seed.",
+               gettext_noop("The seat that moves first, 0 or 1. Default: random from the "
+                            "match seed."),
                minimum=0, maximum=1),
         Option("early_finish", "bool", False,
-               "End the match as soon as its result can no longer change (a player holds the "
-               "majority of majorities and the other can reach no instant win)."),
+               gettext_noop("End the match as soon as its result can no longer change (a "
+                            "player holds the majority of majorities and the other can reach "
+                            "no instant win).")),
     )
 
     # ----------------------------------------------------------------- setup

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.kit.jsontypes import check_move
+from games.kit.learn import gettext_noop
 from games.kit.protocol import (
     JSON,
     EngineBase,
@@ -166,16 +167,17 @@ class State:
 # --------------------------------------------------------------------------- options
 
 OPTIONS = (
-    Option("rounds", "int", 5, "5 rounds (the published game) or 4 (the first four rounds of "
-           "the round card).", choices=(4, 5)),
+    Option("rounds", "int", 5,
+           gettext_noop("5 rounds (the published game) or 4 (the first four rounds of the "
+                        "round card)."), choices=(4, 5)),
     Option("objectives", "json", "random",
-           "How the four objectives are chosen: \"random\", \"easy\" (easy and medium), "
-           "\"hard\" (medium and difficult), \"first_game\" (4, 5, 16, 19) or a list of 4 ids, "
-           "one per colour, from four different objective cards. Solo never uses objectives "
-           "that compare players."),
+           gettext_noop("How the four objectives are chosen: \"random\", \"easy\" (easy and "
+                        "medium), \"hard\" (medium and difficult), \"first_game\" (4, 5, 16, "
+                        "19) or a list of 4 ids, one per colour, from four different objective "
+                        "cards. Solo never uses objectives that compare players.")),
     Option("tie_break", "choice", MOST_OF_ONE_SPECIES,
-           "Who wins a tie on points: the most animals of one species, or the fewest squares "
-           "covered by later cards. Still tied: shared place.",
+           gettext_noop("Who wins a tie on points: the most animals of one species, or the "
+                        "fewest squares covered by later cards. Still tied: shared place."),
            choices=(MOST_OF_ONE_SPECIES, FEWEST_COVERED_SQUARES)),
 )
 

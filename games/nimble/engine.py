@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.kit.jsontypes import check_move
+from games.kit.learn import gettext_noop
 from games.kit.protocol import (
     JSON,
     EngineBase,
@@ -250,16 +251,19 @@ class NimbleEngine(EngineBase[NimbleState, NimbleMove]):
     max_players = 4
     options = (
         Option("mode", "choice", "turns",
-               "turns: seats take turns with a budget of hand actions; race: everyone acts at "
-               "once, in the order the server receives the actions.", choices=MODES),
-        Option("budget", "int", 3, "Turn mode: flips, returns and recycles per turn.",
+               gettext_noop("turns: seats take turns with a budget of hand actions; race: "
+                            "everyone acts at once, in the order the server receives the "
+                            "actions."), choices=MODES),
+        Option("budget", "int", 3,
+               gettext_noop("Turn mode: flips, returns and recycles per turn."),
                minimum=1, maximum=6),
         Option("ramp", "bool", None,
-               "Turn mode, 3-4 players: smaller budgets in round 1 by turn-order position "
-               "(3 players 1, 2, 3; 4 players 2, 2, 3, 3, for a budget of 3). Default: on for "
-               "3-4 players; ignored with 2."),
+               gettext_noop("Turn mode, 3-4 players: smaller budgets in round 1 by turn-order "
+                            "position (3 players 1, 2, 3; 4 players 2, 2, 3, 3, for a budget "
+                            "of 3). Default: on for 3-4 players; ignored with 2.")),
         Option("two_player_finish_at", "int", 1,
-               "Two players: a player wins on reaching this many cards left (Set and discard).",
+               gettext_noop("Two players: a player wins on reaching this many cards left (Set "
+                            "and discard)."),
                choices=(0, 1), minimum=0, maximum=1),
     )
 

@@ -10,6 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games import metrics
@@ -24,11 +25,15 @@ from games.services.locking import match_lock
 LEVELS = (1, 2, 3, 4)
 
 # What a bot account says of its strength where it was measured (docs/bots.md): shown in the bot
-# list and the lobby.
+# list and the lobby. A bot's description is stored in English, and the bot list puts each of its
+# sentences in the caller's language (games.selectors.matches.bot_description).
 STRENGTH: dict[tuple[str, int], str] = {
-    ("nibble", 4): "About 0.29 s a move; beat level 3 in 82.3% of 130 arena games.",
-    ("nimble", 4): "About 26 ms a move; beat level 3 in 58.5% of 200 arena games.",
-    ("nimalia", 4): "About 0.23 s a move; beat level 3 in 53.5% of 200 arena games.",
+    ("nibble", 4): gettext_noop("About 0.28 s a move; beat level 3 in 109 of 136 arena games "
+                                "(80.1%)."),
+    ("nimble", 4): gettext_noop("About 31 ms a move; beat level 3 in 121.5 of 200 arena "
+                                "games, a draw counting half (60.8%)."),
+    ("nimalia", 4): gettext_noop("About 0.35 s a move; beat level 3 in 132 of 200 arena games "
+                                 "(66.0%)."),
 }
 
 
