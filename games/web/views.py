@@ -66,8 +66,13 @@ def index(request, **_ignored):
     """The client's single page, for ``/`` and every client route."""
     import_map = _import_map() if settings.DEBUG else _cached_import_map()
     preloads = _preloads() if settings.DEBUG else _cached_preloads()
+    # The page is in the language LocaleMiddleware chose (the language cookie, then
+    # Accept-Language); its modules fetch that language's texts from /jsi18n.json.
     response = render(request, "boardpost/index.html",
-                      {"import_map": mark_safe(import_map), "preloads": preloads})
+                      {"import_map": mark_safe(import_map), "preloads": preloads,
+                       # Each language in its own name, untranslated (the menu's items).
+                       "languages": settings.LANGUAGES,
+                       "language_cookie": settings.LANGUAGE_COOKIE_NAME})
     # The page names the current module URLs: always revalidate it.
     response["Cache-Control"] = "no-cache"
     response["X-Content-Type-Options"] = "nosniff"

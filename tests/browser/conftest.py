@@ -18,6 +18,8 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -355,18 +357,22 @@ def asgi_server(django_db_setup, django_db_blocker, collected_static):
 
 
 @pytest.fixture
-def server_url(request) -> str:
-    """The base URL of a server on the test database, for this test (transactional)."""
+def server_url(request, transactional_db) -> str:
+    """The base URL of a server on the test database, for this test (transactional).
+
+    ``transactional_db`` is asked for here, not looked up inside: looked up, it let a module
+    whose tests ask for no database by name run against DATABASE_URL's own database."""
     if os.environ.get("BOARDPOST_BROWSER_SERVER", "asgi") == "wsgi":
         request.getfixturevalue("collected_static")
         return request.getfixturevalue("live_server").url
-    request.getfixturevalue("transactional_db")
     return request.getfixturevalue("asgi_server")
 
 
-@pytest.fixture
-def web(request, browser, server_url, celery_worker_process):  # noqa: F811 - imported
-    """Pages on the live server, bot accounts seeded, a real worker running the bots."""
+@contextmanager
+def web_pages(request, browser, server_url: str) -> Iterator[Web]:
+    """A :class:`Web` on the live server for one test: throttle budgets reset, every bot
+    account seeded (a lobby may seat a bot); on failure a screenshot of every page; at the end
+    no page may have logged an error."""
     cache.clear()  # throttle counters (registrations) from earlier tests
     bot_accounts_ensure()
     client = Web(browser, server_url)
@@ -380,3 +386,10 @@ def web(request, browser, server_url, celery_worker_process):  # noqa: F811 - im
                     client.shot(page, f"FAILED-{request.node.name}-{index}-{number}")
         client.close()
     assert not client.errors, client.errors
+
+
+@pytest.fixture
+def web(request, browser, server_url, celery_worker_process):  # noqa: F811 - imported
+    """Pages on the live server, bot accounts seeded, a real worker running the bots."""
+    with web_pages(request, browser, server_url) as client:
+        yield client

@@ -77,7 +77,11 @@ def _settled(page) -> None:
 
 
 def _overflow(page) -> int:
-    return page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    """How many pixels the page is wider than the viewport. Measured against the viewport's own
+    width: on a phone (is_mobile) Chromium zooms a too-wide page out and its innerWidth grows
+    with the page, so scrollWidth - innerWidth would always be 0."""
+    return page.evaluate("""width => Math.max(document.documentElement.scrollWidth,
+        window.innerWidth) - width""", page.viewport_size["width"])
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import pytest
 
 from games.notify.models import NotificationSettings, PushSubscription
 from games.notify.push import b64url_decode
-from tests.browser.conftest import Web
+from tests.browser.conftest import web_pages
 from tests.factories import UserFactory
 from tests.notify.conftest import push_service, vapid  # noqa: F401 - fixtures
 from tests.notify.helpers import start
@@ -88,17 +88,8 @@ def nweb(request, browser, server_url, push_service, settings):  # noqa: F811 - 
     the page keeps the player's feed open, which would count as watching and hold back the
     pushes these tests look at."""
     settings.EVENTS_REDIS_URL = ""
-    client = Web(browser, server_url)
-    try:
+    with web_pages(request, browser, server_url) as client:
         yield client
-    finally:
-        report = getattr(request.node, "report_call", None)
-        if report is not None and report.failed:
-            for index, context in enumerate(client.contexts):
-                for number, page in enumerate(context.pages):
-                    client.shot(page, f"FAILED-{request.node.name}-{index}-{number}")
-        client.close()
-    assert not client.errors, client.errors
 
 
 def _page(nweb, user, device, server_url):

@@ -5,14 +5,13 @@ line, one "Your turn" line per match in the inbox, Nimalia's take back, and the 
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 
 import pytest
 from playwright.sync_api import expect
 
 from games.services.matches import SeatSpec, match_create
+from tests.browser.api import call_api
 from tests.factories import UserFactory, token_for
 
 pytestmark = [
@@ -23,21 +22,13 @@ pytestmark = [
 FAST_MS = 6_000  # well under the long-poll's 25 s wait
 
 
-def _api(base: str, token: str, method: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(
-        base + path, method=method, data=json.dumps(body).encode() if body else None,
-        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=20) as answer:
-        return json.loads(answer.read())
-
-
 def test_a_move_committed_between_the_match_read_and_the_log_read_shows_at_once(web):
     alice = UserFactory(username="alice")
     bea = UserFactory(username="bea")
     match = match_create(user=alice, game="nibble", config={"first_seat": 0},
                          seats=[SeatSpec("me"), SeatSpec("user", username="bea")], rated=False)
     bea_token = token_for(bea)
-    _api(web.base_url, bea_token, "POST", f"/api/matches/{match.id}/join")
+    call_api(web.base_url, bea_token, "POST", f"/api/matches/{match.id}/join")
     page = web.page_as(alice)
     page.goto(f"/match/{match.id}")
     web.wait_for_turn_or_end(page)
@@ -50,10 +41,10 @@ def test_a_move_committed_between_the_match_read_and_the_log_read_shows_at_once(
 
     def bea_moves_then_continue(route):
         if not moved:
-            detail = _api(web.base_url, bea_token, "GET", f"/api/matches/{match.id}")
+            detail = call_api(web.base_url, bea_token, "GET", f"/api/matches/{match.id}")
             colour, cells = next(iter(detail["legal_moves"]["takeable"].items()))
-            _api(web.base_url, bea_token, "POST", f"/api/matches/{match.id}/moves",
-                 {"move": {"take": [cells[0]]}, "expected_version": detail["version"]})
+            call_api(web.base_url, bea_token, "POST", f"/api/matches/{match.id}/moves",
+                     {"move": {"take": [cells[0]]}, "expected_version": detail["version"]})
             moved.append(colour)
         route.continue_()
 
@@ -140,10 +131,13 @@ def test_nibble_board_reading_coordinates_and_the_last_move(web):
     disc = page.locator('#board button[data-takeable="true"]').first
     r, c = int(disc.get_attribute("data-r")), int(disc.get_attribute("data-c"))
     name = f"{'ABCDEFGHI'[c]}{r + 1}"
-    expect(disc).to_have_accessible_name(re.compile(rf"^{name} "))
+    expect(disc).to_have_accessible_name(re.compile(rf"^{name} \w+, takeable$"))
+    colour = disc.locator(".sr-only").text_content().split(" ")[1].rstrip(",")
     disc.click()
     assert web.act(page, lambda: page.click("#nibble-take")) == ""
-    expect(page.locator("#move-log")).to_contain_text(re.compile(rf"took a \w+ disc from {name}"))
+    article = "an" if colour[0] in "aeiou" else "a"
+    expect(page.locator("#move-log")).to_contain_text(
+        f"reader: took {article} {colour} disc from {name}")
     web.wait_for_turn_or_end(page)
     # The bot's move is the last one: its cells are marked.
     expect(page.locator('#board button.cell.last').first).to_be_visible()

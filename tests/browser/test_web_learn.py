@@ -8,11 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.core.cache import cache
 from playwright.sync_api import expect
 
 from games.selectors.learn import game_tutorial
-from tests.browser.conftest import Web
+from tests.browser.conftest import web_pages
 
 pytestmark = [
     pytest.mark.integration,
@@ -25,19 +24,9 @@ NAMES = {"nibble": "Nibble", "nimble": "Nimble", "nimalia": "Nimalia"}
 
 @pytest.fixture
 def web(request, browser, server_url):
-    """Pages on the live server (no worker: nothing here needs a bot to move)."""
-    cache.clear()
-    client = Web(browser, server_url)
-    try:
+    """Pages on the live server without a Celery worker: the bots a lobby seats move eagerly."""
+    with web_pages(request, browser, server_url) as client:
         yield client
-    finally:
-        report = getattr(request.node, "report_call", None)
-        if report is not None and report.failed:
-            for index, context in enumerate(client.contexts):
-                for number, page in enumerate(context.pages):
-                    client.shot(page, f"FAILED-{request.node.name}-{index}-{number}")
-        client.close()
-    assert not client.errors, client.errors
 
 
 def axe_violations(page, axe_source) -> list[str]:
@@ -125,9 +114,6 @@ def test_tutorial_played_to_the_end_on_the_real_board(web, axe_source, game):
     web.shot(page, f"tutorial-{game}-done")
 
 
-@pytest.mark.xfail(reason="known bug, open: a Nimalia match created from the lobby with the "
-                   "first-game preset and a bot seat never opens its match page (the presets, "
-                   "plain options and invitation checks before it pass)", strict=False)
 def test_lobby_presets_plain_options_and_the_goal_on_the_match_page(web, axe_source):
     page = web.page()
     web.register(page, "learner")

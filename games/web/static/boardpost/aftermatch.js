@@ -8,32 +8,41 @@
 import { api } from "./api.js";
 import { gameModule, gameName, knownGames, loadGames } from "./catalog.js";
 import { clear, h, link } from "./dom.js";
+import {
+  formatList, gettext, interpolate, interpolateNodes, ngettext, ordinal,
+} from "./i18n.js";
 import { botMatchRequest } from "./playnow.js";
 
-const ORDINALS = ["", "1st", "2nd", "3rd", "4th"];
-
 function playerName(match, index) {
-  if (index === match.your_seat) return "you";
-  return match.seats[index]?.player?.username || `Seat ${index + 1}`;
+  if (index === match.your_seat) return gettext("you");
+  return match.seats[index]?.player?.username
+    || interpolate(gettext("Seat %(n)s"), { n: index + 1 });
 }
 
 function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-/** A name at the start of a sentence: "You" and "A player", but a username as it is written. */
-function opening(name, match) {
+/** Names at the start of a sentence: "You" and "Seat 2", but a username as it is written. */
+function opening(names, match) {
   const usernames = new Set(match.seats.map((seat) => seat.player?.username).filter(Boolean));
-  return usernames.has(name.split(" and ")[0]) ? name : capital(name);
+  const text = formatList(names);
+  return usernames.has(names[0]) ? text : capital(text);
 }
 
-/** Who left, from the move log's forfeit entries: "bob resigned", "you ran out of time". */
+/** Who left, from the move log's forfeit entries: "bob resigned", "You ran out of time." */
 function leavers(match, log) {
   return (log || []).filter((entry) => entry.kind === "forfeit").map((entry) => {
-    const who = entry.seat !== null && entry.seat !== undefined
-      ? playerName(match, entry.seat) : "a player";
-    const how = entry.payload?.reason === "timeout" ? "ran out of time" : "resigned";
-    return `${opening(who, match)} ${how}.`;
+    const timeout = entry.payload?.reason === "timeout";
+    if (entry.seat === null || entry.seat === undefined) {
+      return timeout ? gettext("A player ran out of time.") : gettext("A player resigned.");
+    }
+    if (entry.seat === match.your_seat) {
+      return timeout ? gettext("You ran out of time.") : gettext("You resigned.");
+    }
+    const name = playerName(match, entry.seat);
+    return interpolate(timeout ? gettext("%(name)s ran out of time.")
+      : gettext("%(name)s resigned."), { name });
   });
 }
 
@@ -42,9 +51,10 @@ export function resultWords(match, log = []) {
   const outcome = match.outcome || {};
   if (match.status === "aborted") {
     return {
-      headline: "Called off",
-      reason: outcome.reason === "timeout" ? "Nobody moved in time, so the match was called off."
-        : "The match was called off before anyone moved.",
+      headline: gettext("Called off"),
+      reason: outcome.reason === "timeout"
+        ? gettext("Nobody moved in time, so the match was called off.")
+        : gettext("The match was called off before anyone moved."),
     };
   }
   const ranks = outcome.ranks || match.seats.map((seat) => seat.rank);
@@ -53,52 +63,66 @@ export function resultWords(match, log = []) {
   const mine = match.your_seat;
   let headline;
   if (outcome.title) {
+    // A solo title arrives in English; the catalogue has it (games/nimalia_texts.js marks them).
     const points = scores?.[0];
-    headline = `${outcome.title}${points !== null && points !== undefined ? ` (${points} points)` : ""}`;
+    headline = points !== null && points !== undefined
+      ? interpolate(ngettext("%(title)s (%(points)s point)", "%(title)s (%(points)s points)",
+        points), { title: gettext(outcome.title), points })
+      : gettext(outcome.title);
   } else if (mine !== null && mine !== undefined && winners.includes(mine)) {
-    headline = winners.length > 1 ? "You shared the win" : "You won";
+    headline = winners.length > 1 ? gettext("You shared the win") : gettext("You won");
   } else if (mine !== null && mine !== undefined && ranks[mine]) {
-    const names = winners.map((index) => playerName(match, index)).join(" and ");
-    headline = `${opening(names, match)} won; you came ${ORDINALS[ranks[mine]] || `#${ranks[mine]}`}`;
+    const names = winners.map((index) => playerName(match, index));
+    headline = interpolate(ngettext("%(names)s won; you came %(rank)s",
+      "%(names)s won; you came %(rank)s", names.length),
+    { names: opening(names, match), rank: ordinal(ranks[mine]) });
   } else {
     const names = winners.map((index) => playerName(match, index));
-    headline = names.length ? `${opening(names.join(" and "), match)} won` : "Finished";
+    headline = names.length ? interpolate(ngettext("%(names)s won", "%(names)s won", names.length),
+      { names: opening(names, match) }) : gettext("Finished");
   }
   let reason;
   if (outcome.reason === "forfeit") {
-    reason = leavers(match, log).join(" ") || "A player left the match.";
+    reason = leavers(match, log).join(" ") || gettext("A player left the match.");
   } else {
     // How the match ended, as a sentence: the game module's OUTCOME_WORDS (see catalog.js).
     reason = gameModule(match.game).OUTCOME_WORDS?.[outcome.reason]
       || (outcome.reason ? capital(String(outcome.reason).replaceAll("_", " ")) + "." : "");
   }
   if (outcome.title) {
-    reason = `Solo game over: your rank title is ${outcome.title}.`;
+    reason = interpolate(gettext("Solo game over: your rank title is %(title)s."),
+      { title: gettext(outcome.title) });
   }
   return { headline, reason };
 }
 
 function signed(number) {
-  return number > 0 ? `+${number}` : number < 0 ? `−${Math.abs(number)}` : "±0";
+  const size = Math.abs(number);
+  return number > 0 ? `+${size}` : number < 0 ? `−${size}` : "±0";
 }
 
 function ratingList(match) {
   const changes = match.rating_changes || [];
   if (!match.rated) {
-    return h("p", { class: "muted", id: "after-rating" }, "Casual match: ratings do not change.");
+    return h("p", { class: "muted", id: "after-rating" },
+      gettext("Casual match: ratings do not change."));
   }
   if (!changes.length) {
     return h("p", { class: "muted", id: "after-rating", "aria-busy": "true" },
-      "Ratings are being updated…");
+      gettext("Ratings are being updated…"));
   }
   return h("ul", { class: "plain rating-changes", id: "after-rating" }, changes.map((change) => {
     const you = change.seat !== null && change.seat === match.your_seat;
     return h("li", { class: ["rating-change", you && "mine",
       change.change > 0 ? "up" : change.change < 0 ? "down" : null],
     dataset: { seat: change.seat ?? "", change: change.change } },
-    you ? "Your rating" : link(`/player/${encodeURIComponent(change.username)}`, change.username),
-    `: ${change.rating_before} → ${change.rating_after} `,
-    h("strong", { class: "delta" }, `(${signed(change.change)})`));
+    interpolateNodes(gettext("%(who)s: %(before)s → %(after)s %(change)s"), {
+      who: you ? gettext("Your rating")
+        : link(`/player/${encodeURIComponent(change.username)}`, change.username),
+      before: change.rating_before,
+      after: change.rating_after,
+      change: h("strong", { class: "delta" }, `(${signed(change.change)})`),
+    }));
   }));
 }
 
@@ -172,18 +196,19 @@ export function afterMatch(root, { id, navigate, signal }) {
     const seated = match.your_seat !== null && match.your_seat !== undefined;
     const box = h("div", { class: "actions after-actions" });
     if (match.status === "finished" && seated) {
-      const label = match.rematch ? "Go to the rematch" : "Rematch (seats swapped)";
+      const label = match.rematch ? gettext("Go to the rematch")
+        : gettext("Rematch (seats swapped)");
       const button = h("button", { type: "button", class: "primary", id: "rematch" }, label);
       button.addEventListener("click", () => rematch(button));
       box.append(button);
     }
     if (seated) {
       const again = h("button", { type: "button", id: "play-again" },
-        `Play ${gameName(match.game)} again against a bot`);
+        interpolate(gettext("Play %(game)s again against a bot"), { game: gameName(match.game) }));
       again.addEventListener("click", () => playAgain(again));
       box.append(again);
     }
-    box.append(link(`/lobby`, "New match with other options"));
+    box.append(link(`/lobby`, gettext("New match with other options")));
     return box;
   }
 
@@ -196,14 +221,14 @@ export function afterMatch(root, { id, navigate, signal }) {
     }
     const words = resultWords(match, lastLog);
     clear(section).append(
-      h("h2", { id: "after-match-h" }, "Result"),
+      h("h2", { id: "after-match-h" }, gettext("Result")),
       h("p", { class: "result-headline", id: "after-result" }, h("strong", null, words.headline)),
       words.reason ? h("p", { class: "result-reason", id: "after-reason" }, words.reason) : null,
       match.status === "finished" ? ratingList(match) : null,
       match.rematch && match.your_seat !== null ? h("p", { class: "muted", id: "rematch-note" },
-        "A rematch has been offered.") : null,
+        gettext("A rematch has been offered.")) : null,
       match.rematch_of ? h("p", { class: "muted" },
-        link(`/match/${match.rematch_of}`, "The match before this one")) : null,
+        link(`/match/${match.rematch_of}`, gettext("The match before this one"))) : null,
       actions(match),
       h("p", { class: "error", role: "alert", id: "after-error" }));
     section.hidden = false;

@@ -1,13 +1,15 @@
 // The public API, as any client sees it: JSON over HTTP with `Authorization: Token <key>`.
 // Errors come back as {code, message, extra}; they are thrown as ApiError.
 
+import { gettext, interpolate } from "./i18n.js";
+
 const TOKEN_KEY = "boardpost.token";
 const USER_KEY = "boardpost.username";
 
 export class ApiError extends Error {
   constructor(status, body) {
     const envelope = body && typeof body === "object" ? body : {};
-    super(envelope.message || `HTTP ${status}`);
+    super(envelope.message || interpolate(gettext("HTTP %(status)s"), { status }));
     this.status = status;
     this.code = envelope.code || "http_error";
     this.extra = envelope.extra || {};
@@ -72,7 +74,7 @@ export async function request(method, path, options = {}) {
     });
   } catch (error) {
     if (error.name === "AbortError") throw error;
-    throw new ApiError(0, { code: "network_error", message: "The server cannot be reached." });
+    throw new ApiError(0, { code: "network_error", message: gettext("The server cannot be reached.") });
   }
   let data = null;
   const text = response.status === 204 || response.status === 304 ? "" : await response.text();
@@ -80,7 +82,11 @@ export async function request(method, path, options = {}) {
     try {
       data = JSON.parse(text);
     } catch {
-      data = { code: "bad_response", message: `Unexpected answer (HTTP ${response.status}).` };
+      data = {
+        code: "bad_response",
+        message: interpolate(gettext("Unexpected answer (HTTP %(status)s)."),
+          { status: response.status }),
+      };
     }
   }
   if (response.status === 401 && token) {

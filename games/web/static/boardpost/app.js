@@ -1,8 +1,9 @@
 // Boardpost's reference web client: a router over a few pages, and the player's event feed.
 
-import { api, live, onSignedOut, session } from "./api.js";
+import { api, live, onSignedOut, request, session } from "./api.js";
 import { loadGames } from "./catalog.js";
 import { clear, h, link, notice } from "./dom.js";
+import { LANG, LANGUAGES, LANGUAGE_COOKIE, gettext, interpolate, ngettext } from "./i18n.js";
 import * as auth from "./pages/auth.js";
 import * as home from "./pages/home.js";
 import * as inbox from "./pages/inbox.js";
@@ -96,7 +97,8 @@ async function updateBadge() {
     const mine = matches.filter((m) => myTurn(m) || m.invitation_pending).length;
     badge.textContent = mine ? String(mine) : "";
     badge.hidden = !mine;
-    badge.setAttribute("aria-label", `${mine} matches waiting for you`);
+    badge.setAttribute("aria-label", interpolate(ngettext("%(n)s match waiting for you",
+      "%(n)s matches waiting for you", mine), { n: mine }));
   } catch {
     /* the badge is a nicety */
   }
@@ -116,21 +118,84 @@ function renderNav() {
   const list = h("ul");
   if (session.token) {
     list.append(
-      item("/", "Inbox", h("span", { id: "turn-badge", class: "badge", hidden: true })),
-      item("/lobby", "New match"),
-      item("/leaderboards", "Leaderboards"),
-      item("/rules", "Rules"),
-      item("/notifications", "Notifications"),
-      isGuest() ? item("/signin", "Sign up", h("span", { class: "tag" }, "guest"))
+      item("/", gettext("Inbox"), h("span", { id: "turn-badge", class: "badge", hidden: true })),
+      item("/lobby", gettext("New match")),
+      item("/leaderboards", gettext("Leaderboards")),
+      item("/rules", gettext("Rules")),
+      item("/notifications", gettext("Notifications")),
+      isGuest() ? item("/signin", gettext("Sign up"), h("span", { class: "tag" }, gettext("guest")))
         : item(`/player/${session.username}`, session.username),
-      h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut }, "Sign out")),
+      h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut },
+        gettext("Sign out"))),
     );
   } else {
-    list.append(item("/", "Play"), item("/leaderboards", "Leaderboards"));
-    list.append(item("/rules", "Rules"));
-    list.append(item("/signin", "Sign in"));
+    list.append(item("/", gettext("Play")), item("/leaderboards", gettext("Leaderboards")));
+    list.append(item("/rules", gettext("Rules")));
+    list.append(item("/signin", gettext("Sign in")));
   }
   nav.append(list);
+}
+
+// ------------------------------------------------------------------ the language menu
+
+/** Remember `code` for the next page loads (Django's language cookie, which the server reads
+ * before Accept-Language), and as a signed-in player's own choice (PATCH /api/me), then load
+ * the page again in that language. */
+async function chooseLanguage(code) {
+  const year = 365 * 24 * 3600;
+  document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=${year}; samesite=lax`;
+  if (session.token) {
+    try {
+      await request("PATCH", "/api/me", { body: { language: code } });
+    } catch {
+      /* the cookie alone still switches this browser */
+    }
+  }
+  location.reload();
+}
+
+function languageCookie() {
+  const found = document.cookie.split("; ").find((item) => item.startsWith(`${LANGUAGE_COOKIE}=`));
+  return found ? decodeURIComponent(found.slice(LANGUAGE_COOKIE.length + 1)) : null;
+}
+
+/** A signed-in player's own choice made on another device: follow it once in this browser. */
+async function followPlayerLanguage() {
+  try {
+    const me = await api.get("/api/me");
+    const code = me.language;
+    if (!code || code === LANG || languageCookie() === code) return;
+    if (!LANGUAGES.some(([known]) => known === code)) return;
+    document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(code)}; path=/; samesite=lax; max-age=${365 * 24 * 3600}`;
+    location.reload();
+  } catch {
+    /* the page stays in its language */
+  }
+}
+
+/** The header's language menu (index.html lists settings.LANGUAGES, each in its own name). */
+function setUpLanguageMenu() {
+  const menu = document.getElementById("language-menu");
+  if (!menu) return;
+  const here = LANGUAGES.find(([code]) => code === LANG) || [LANG, LANG];
+  menu.querySelector("summary").setAttribute("aria-label",
+    interpolate(gettext("Language: %(language)s"), { language: here[1] }));
+  for (const button of menu.querySelectorAll("[data-language]")) {
+    const code = button.dataset.language;
+    button.addEventListener("click", () => (code === LANG ? menu.removeAttribute("open")
+      : chooseLanguage(code)));
+  }
+  // Closes on Escape and on a click elsewhere, like any menu.
+  menu.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && menu.open) {
+      menu.removeAttribute("open");
+      menu.querySelector("summary").focus();
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (menu.open && !menu.contains(event.target)) menu.removeAttribute("open");
+  });
+  menu.hidden = false;
 }
 
 async function signOut() {
@@ -165,7 +230,8 @@ async function route() {
   current = { controller, cleanup: null };
   renderNav();
   if (!found) {
-    clear(main).append(h("h1", null, "Not found"), h("p", null, link("/", "Back to the inbox")));
+    clear(main).append(h("h1", null, gettext("Not found")),
+      h("p", null, link("/", gettext("Back to the inbox"))));
     return;
   }
   const [pattern, pick, needsAuth] = found;
@@ -189,9 +255,9 @@ async function route() {
   } catch (error) {
     if (error.name === "AbortError" || controller.signal.aborted) return;
     clear(main).append(
-      h("h1", null, "Something went wrong"),
+      h("h1", null, gettext("Something went wrong")),
       h("p", { class: "error", role: "alert" }, error.message || String(error)),
-      h("p", null, link("/", "Back to the inbox")),
+      h("p", null, link("/", gettext("Back to the inbox"))),
     );
   }
   if (!main.contains(document.activeElement) || document.activeElement === document.body) {
@@ -216,7 +282,7 @@ window.addEventListener("popstate", route);
 
 onSignedOut(() => {
   feed.stop();
-  notice("Your session ended; please sign in again.", "error");
+  notice(gettext("Your session ended; please sign in again."), "error");
   navigate(`/signin?next=${encodeURIComponent(location.pathname)}`, { replace: true });
 });
 
@@ -230,9 +296,14 @@ export function startGuest(token, username) {
 /** After sign-in or registration. */
 export function signedIn(token, username, next) {
   session.save(token, username);
+  followPlayerLanguage();
   feed.start();
   navigate(next && next.startsWith("/") && !next.startsWith("//") ? next : "/");
 }
 
-if (session.token) feed.start();
+setUpLanguageMenu();
+if (session.token) {
+  feed.start();
+  followPlayerLanguage();
+}
 route();

@@ -1,6 +1,7 @@
 // A small SVG line chart of a rating history, with a table for screen readers.
 
 import { dateTime, h, s } from "./dom.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 const W = 640;
 const H = 220;
@@ -8,7 +9,7 @@ const PAD = { top: 16, right: 16, bottom: 28, left: 48 };
 
 /** points: [{at, rating}], oldest first; spaced evenly, one step per rated match. */
 export function ratingChart(points, { label }) {
-  if (!points.length) return h("p", { class: "muted" }, "No rated matches yet.");
+  if (!points.length) return h("p", { class: "muted" }, gettext("No rated matches yet."));
   const values = points.map((p) => p.rating);
   let low = Math.min(...values);
   let high = Math.max(...values);
@@ -25,17 +26,22 @@ export function ratingChart(points, { label }) {
   const ticks = [low, (low + high) / 2, high].map(Math.round);
   return s("svg", {
     viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
-    "aria-label": `${label}: from ${values[0]} to ${values.at(-1)} over ${points.length - 1} `
-      + "rated matches",
+    "aria-label": interpolate(ngettext(
+      "%(label)s: from %(first)s to %(last)s over %(n)s rated match",
+      "%(label)s: from %(first)s to %(last)s over %(n)s rated matches", points.length - 1),
+    { label, first: values[0], last: values.at(-1), n: points.length - 1 }),
   },
   ticks.map((t) => s("g", { class: "tick" },
     s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(t), y2: y(t) }),
     s("text", { x: PAD.left - 6, y: y(t) + 4, "text-anchor": "end" }, String(t)))),
-  s("text", { x: PAD.left, y: H - 8, class: "axis" }, `start · ${dateTime(points[0].at)}`),
+  s("text", { x: PAD.left, y: H - 8, class: "axis" }, interpolate(gettext("start · %(date)s"), { date: dateTime(points[0].at) })),
   s("text", { x: W - PAD.right, y: H - 8, "text-anchor": "end", class: "axis" },
-    `after match ${points.length - 1} · ${dateTime(points.at(-1).at)}`),
+    interpolate(gettext("after match %(n)s · %(date)s"),
+      { n: points.length - 1, date: dateTime(points.at(-1).at) })),
   s("path", { d: path, class: "line" }),
   points.map((p, i) => s("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "dot" },
-    s("title", null, i ? `After match ${i} (${dateTime(p.at)}): ${p.rating}`
-      : `Before the first rated match: ${p.rating}`))));
+    s("title", null, i
+      ? interpolate(gettext("After match %(n)s (%(date)s): %(rating)s"),
+        { n: i, date: dateTime(p.at), rating: p.rating })
+      : interpolate(gettext("Before the first rated match: %(rating)s"), { rating: p.rating })))));
 }

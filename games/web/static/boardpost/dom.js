@@ -1,6 +1,8 @@
 // Small DOM helpers. Text always goes in through textContent: nothing from the server is ever
 // parsed as HTML.
 
+import { LOCALE, gettext, interpolate, interpolateNodes, ngettext } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function append(node, children) {
@@ -77,11 +79,15 @@ export function notice(text, kind = "info") {
 }
 
 export function playerName(seat) {
-  if (!seat || !seat.player) return "open seat";
+  if (!seat || !seat.player) return gettext("open seat");
   return seat.player.username;
 }
 
-const UNITS = [["d", 86400], ["h", 3600], ["min", 60]];
+const UNITS = [
+  [86400, (n) => interpolate(gettext("%(n)s d"), { n })],
+  [3600, (n) => interpolate(gettext("%(n)s h"), { n })],
+  [60, (n) => interpolate(gettext("%(n)s min"), { n })],
+];
 
 /** "in 2 d 3 h", "5 min ago" */
 export function relative(iso, now = Date.now()) {
@@ -89,21 +95,23 @@ export function relative(iso, now = Date.now()) {
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
   const abs = Math.abs(seconds);
   // A few seconds ahead is clock skew between the server and this machine, not the future.
-  if (abs < 60) return seconds > 5 ? "in under a minute" : "just now";
+  if (abs < 60) return seconds > 5 ? gettext("in under a minute") : gettext("just now");
   const parts = [];
   let rest = abs;
-  for (const [unit, size] of UNITS) {
+  for (const [size, unit] of UNITS) {
     if (rest >= size && parts.length < 2) {
-      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      parts.push(unit(Math.floor(rest / size)));
       rest %= size;
     }
   }
-  return seconds >= 0 ? `in ${parts.join(" ")}` : `${parts.join(" ")} ago`;
+  const time = parts.join(" ");
+  return seconds >= 0 ? interpolate(gettext("in %(time)s"), { time })
+    : interpolate(gettext("%(time)s ago"), { time });
 }
 
 export function dateTime(iso) {
   if (!iso) return "";
-  return new Date(iso).toLocaleString(undefined, {
+  return new Date(iso).toLocaleString(LOCALE, {
     year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
   });
 }
@@ -114,18 +122,27 @@ export function timeTag(iso, prefix = "") {
   return h("time", { datetime: iso, title: dateTime(iso) }, prefix + relative(iso));
 }
 
+/** A translated text with a <time> element for its %(time)s placeholder. */
+export function withTime(text, iso) {
+  return interpolateNodes(text, { time: timeTag(iso) });
+}
+
 export function deadlineTag(iso) {
-  if (!iso) return h("span", { class: "muted" }, "no deadline");
+  if (!iso) return h("span", { class: "muted" }, gettext("no deadline"));
   const late = new Date(iso).getTime() < Date.now();
   const soon = !late && new Date(iso).getTime() - Date.now() < 6 * 3600 * 1000;
   return h("span", { class: ["deadline", late && "late", soon && "soon"] },
-    "Deadline ", timeTag(iso));
+    withTime(gettext("Deadline %(time)s"), iso));
 }
 
 export function turnSecondsText(seconds) {
-  if (!seconds) return "no time control";
-  if (seconds % 86400 === 0) return `${seconds / 86400} d per turn`;
-  return `${Math.round(seconds / 3600)} h per turn`;
+  if (!seconds) return gettext("no time control");
+  if (seconds % 86400 === 0) {
+    const n = seconds / 86400;
+    return interpolate(ngettext("%(n)s d per turn", "%(n)s d per turn", n), { n });
+  }
+  const n = Math.round(seconds / 3600);
+  return interpolate(ngettext("%(n)s h per turn", "%(n)s h per turn", n), { n });
 }
 
 let lostFocus = null; // the data-focus key of a control redrawn disabled while it had the focus

@@ -4,6 +4,7 @@
 // here before anyone writes its module.
 
 import { h } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const SHOWN_MOVES = 200;
 
@@ -82,13 +83,14 @@ export function render(container, match, ui) {
   const canMove = hasMoves(legal, match) && !ui.busy;
   const picture = loadPicture(container, match, ui);
   const figure = h("figure", { class: "generic-picture" },
-    state.pictureError ? h("p", { class: "muted" }, `No board picture (${state.pictureError}).`)
+    state.pictureError ? h("p", { class: "muted" },
+      interpolate(gettext("No board picture (%(error)s)."), { error: state.pictureError }))
       : h("img", {
         id: "generic-board", class: "generic-board", src: picture,
-        alt: "The board, as the server draws it for you",
+        alt: gettext("The board, as the server draws it for you"),
         dataset: { version: picture ? state.pictureVersion : null },
       }),
-    h("figcaption", { class: "muted" }, "The server's picture of the position."));
+    h("figcaption", { class: "muted" }, gettext("The server's picture of the position.")));
 
   const box = h("textarea", {
     id: "generic-move", rows: 3, spellcheck: "false", class: "generic-move",
@@ -104,7 +106,7 @@ export function render(container, match, ui) {
     try {
       move = JSON.parse(box.value);
     } catch (error) {
-      ui.say(`The move is not JSON: ${error.message}`);
+      ui.say(interpolate(gettext("The move is not JSON: %(error)s"), { error: error.message }));
       return;
     }
     if (await ui.submit(move)) {
@@ -121,11 +123,11 @@ export function render(container, match, ui) {
   const sendButton = h("button", {
     type: "button", class: "primary", id: "generic-send", disabled: !canMove,
     dataset: { focus: "generic-send" }, onClick: send,
-  }, "Send move");
+  }, gettext("Send move"));
 
   let moves;
   if (!legal) {
-    moves = h("p", { class: "muted" }, "Nothing for you to play right now.");
+    moves = h("p", { class: "muted" }, gettext("Nothing for you to play right now."));
   } else if (Array.isArray(legal)) {
     const shown = legal.slice(0, SHOWN_MOVES);
     moves = h("ul", { class: "plain generic-legal", id: "generic-legal" },
@@ -134,7 +136,7 @@ export function render(container, match, ui) {
         return h("li", null, h("button", {
           type: "button", class: "linkish",
           dataset: { focus: `generic-legal-${index}` },
-          "aria-label": `Put ${text} in the move box`,
+          "aria-label": interpolate(gettext("Put %(move)s in the move box"), { move: text }),
           onClick: () => {
             state.draft = text;
             box.value = text;
@@ -143,13 +145,14 @@ export function render(container, match, ui) {
         }, h("code", null, text)));
       }),
       legal.length > shown.length
-        ? h("li", { class: "muted" }, `and ${legal.length - shown.length} more`) : null);
+        ? h("li", { class: "muted" }, interpolate(gettext("and %(n)s more"),
+          { n: legal.length - shown.length })) : null);
   } else {
     moves = h("pre", { class: "generic-legal", id: "generic-legal" }, JSON.stringify(legal, null, 1));
   }
 
   const details = h("details", { class: "generic-view", open: state.viewOpen || null },
-    h("summary", null, "The view (JSON)"),
+    h("summary", null, gettext("The view (JSON)")),
     h("pre", null, JSON.stringify(match.view, null, 1)));
   details.addEventListener("toggle", () => {
     state.viewOpen = details.open;
@@ -159,14 +162,14 @@ export function render(container, match, ui) {
     h("div", { class: "generic-main" }, figure),
     h("div", { class: "generic-side" },
       h("section", { "aria-labelledby": "generic-legal-h" },
-        h("h3", { id: "generic-legal-h" }, "Legal moves",
+        h("h3", { id: "generic-legal-h" }, gettext("Legal moves"),
           Array.isArray(legal) ? h("span", { class: "muted" }, ` (${legal.length})`) : null),
         moves),
       h("section", { "aria-labelledby": "generic-move-h" },
-        h("h3", { id: "generic-move-h" }, h("label", { for: "generic-move" }, "Your move")),
+        h("h3", { id: "generic-move-h" }, h("label", { for: "generic-move" }, gettext("Your move"))),
         box,
         h("p", { id: "generic-move-help", class: "muted" },
-          "A move as JSON, as the API takes it. Pick one of the legal moves to fill it in."),
+          gettext("A move as JSON, as the API takes it. Pick one of the legal moves to fill it in.")),
         h("div", { class: "controls" }, sendButton)),
       details)));
 }

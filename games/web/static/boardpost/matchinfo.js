@@ -2,13 +2,16 @@
 
 import { gameModule } from "./catalog.js";
 import { playerName } from "./dom.js";
+import { formatList, gettext, interpolate, interpolateNodes, ngettext, ordinal } from "./i18n.js";
+
+export { ordinal };
 
 // Outcome reasons any game may give; a game module names its own (REASONS, see catalog.js).
 export const REASONS = {
-  forfeit: "forfeit",
-  finished: "finished",
-  solo_finished: "solo game finished",
-  timeout: "time ran out",
+  forfeit: gettext("forfeit"),
+  finished: gettext("finished"),
+  solo_finished: gettext("solo game finished"),
+  timeout: gettext("time ran out"),
 };
 
 export function reasonText(game, reason) {
@@ -34,59 +37,63 @@ export function consistent(match) {
   return Boolean(match.is_your_turn) === match.to_act.includes(seat);
 }
 
-export function ordinal(n) {
-  const suffix = n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd"
-    : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th";
-  return `${n}${suffix}`;
-}
-
 export function seatLabel(match, index) {
   const seat = match.seats[index];
   const name = playerName(seat);
-  return index === match.your_seat ? `${name} (you)` : name;
+  return index === match.your_seat ? interpolate(gettext("%(name)s (you)"), { name }) : name;
 }
 
 /** "Your turn", "Waiting for bob", "You won", ... */
 export function statusText(match) {
   if (match.status === "open") {
-    if (match.invitation_pending) return "You are invited";
+    if (match.invitation_pending) return gettext("You are invited");
     const open = match.seats.filter((seat) => !seat.player).length;
     const pending = match.seats.filter((seat) => seat.player && !seat.joined).length;
     const parts = [];
-    if (open) parts.push(`${open} open seat${open > 1 ? "s" : ""}`);
-    if (pending) parts.push(`${pending} invitation${pending > 1 ? "s" : ""} pending`);
-    return `Waiting for players (${parts.join(", ")})`;
+    if (open) parts.push(interpolate(ngettext("%(n)s open seat", "%(n)s open seats", open), { n: open }));
+    if (pending) {
+      parts.push(interpolate(ngettext("%(n)s invitation pending", "%(n)s invitations pending",
+        pending), { n: pending }));
+    }
+    return interpolate(gettext("Waiting for players (%(details)s)"), { details: parts.join(", ") });
   }
-  if (match.status === "aborted") return "Aborted";
+  if (match.status === "aborted") return gettext("Aborted");
   if (match.status === "finished") return resultText(match);
-  if (myTurn(match)) return "Your turn";
+  if (myTurn(match)) return gettext("Your turn");
   const waiting = match.to_act.map((index) => seatLabel(match, index));
-  if (!waiting.length) return "The server is working (scoring)…";
-  return `Waiting for ${waiting.join(", ")}`;
+  if (!waiting.length) return gettext("The server is working (scoring)…");
+  return interpolate(gettext("Waiting for %(names)s"), { names: waiting.join(", ") });
 }
 
 export function resultText(match) {
   const outcome = match.outcome || {};
   const winners = (outcome.winners || match.seats.filter((s) => s.rank === 1).map((s) => s.index));
   const reason = reasonText(match.game, outcome.reason);
-  const suffix = reason ? ` (${reason})` : "";
-  if (outcome.title) return `Finished: ${outcome.title}${suffix}`;
+  const suffix = reason ? interpolate(gettext(" (%(reason)s)"), { reason }) : "";
+  if (outcome.title) {
+    return interpolate(gettext("Finished: %(title)s"), { title: gettext(outcome.title) }) + suffix;
+  }
   if (match.your_seat !== null && match.your_seat !== undefined) {
     const mine = match.seats[match.your_seat];
     if (winners.includes(match.your_seat)) {
-      return winners.length > 1 ? `You shared the win${suffix}` : `You won${suffix}`;
+      return (winners.length > 1 ? gettext("You shared the win") : gettext("You won")) + suffix;
     }
-    if (mine?.rank) return `You came ${ordinal(mine.rank)}${suffix}`;
+    if (mine?.rank) {
+      return interpolate(gettext("You came %(rank)s"), { rank: ordinal(mine.rank) }) + suffix;
+    }
   }
   const names = winners.map((index) => playerName(match.seats[index]));
-  return names.length ? `${names.join(" and ")} won${suffix}` : `Finished${suffix}`;
+  return (names.length
+    ? interpolate(ngettext("%(names)s won", "%(names)s won", names.length),
+      { names: formatList(names) })
+    : gettext("Finished")) + suffix;
 }
 
 /** Opponents' names (or every seat for a match I only watch). */
 export function opponents(match) {
   return match.seats
     .filter((seat) => seat.index !== match.your_seat)
-    .map((seat) => (seat.player ? seat.player.username : "open seat"));
+    .map((seat) => (seat.player ? seat.player.username : gettext("open seat")));
 }
 
 // ------------------------------------------------------------------ goals in players' words
@@ -102,6 +109,9 @@ export function goalText(match) {
 export function goalLine(match, h, link) {
   const text = goalText(match);
   return h("p", { class: "goal-line", id: "goal-line" },
-    text ? h("span", null, h("strong", null, "Goal: "), text, " ") : null,
-    link(`/rules/${match.game}`, "Rules"), " · ", link(`/tutorial/${match.game}`, "Tutorial"));
+    text ? h("span", null, interpolateNodes(gettext("%(label)s %(goal)s"), {
+      label: h("strong", null, gettext("Goal:")), goal: text,
+    }), " ") : null,
+    link(`/rules/${match.game}`, gettext("Rules")), " · ",
+    link(`/tutorial/${match.game}`, gettext("Tutorial")));
 }

@@ -8,6 +8,7 @@
 import { api, session } from "./api.js";
 import { gameName, knownGames } from "./catalog.js";
 import { h } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 // The name this client's tokens get in the account's token list (as pages/auth.js names them).
 const TOKEN_NAME = "web client";
@@ -57,7 +58,7 @@ export function playNowButtons(ctx, { games = knownGames() } = {}) {
     const button = h("button", {
       type: "button", class: "primary", id: `play-now-${game.slug}`,
       dataset: { game: game.slug },
-    }, `Play ${gameName(game.slug)} against a bot`);
+    }, interpolate(gettext("Play %(game)s against a bot"), { game: gameName(game.slug) }));
     button.addEventListener("click", async () => {
       error.textContent = "";
       for (const other of list.querySelectorAll("button")) other.disabled = true;
@@ -66,7 +67,7 @@ export function playNowButtons(ctx, { games = knownGames() } = {}) {
       } catch (err) {
         if (err.name === "AbortError") return;
         error.textContent = err.code === "too_many_bot_matches"
-          ? `${err.message} Your running matches are in the inbox.` : err.message;
+          ? `${err.message} ${gettext("Your running matches are in the inbox.")}` : err.message;
       } finally {
         for (const other of list.querySelectorAll("button")) other.disabled = false;
       }
@@ -74,7 +75,9 @@ export function playNowButtons(ctx, { games = knownGames() } = {}) {
     return h("li", { class: "card play-card", dataset: { game: game.slug } },
       h("h3", null, gameName(game.slug)),
       h("p", { class: "muted" }, game.min_players === game.max_players
-        ? `${game.min_players} players` : `${game.min_players}-${game.max_players} players`,
+        ? interpolate(gettext("%(n)s players"), { n: game.min_players })
+        : interpolate(gettext("%(min)s-%(max)s players"),
+          { min: game.min_players, max: game.max_players }),
       preset ? ` · ${preset.description}` : ""),
       button);
   }));

@@ -5,6 +5,7 @@
 // registration to a new subscription when the push service replaces it (sw.js).
 
 import { api } from "./api.js";
+import { gettext } from "./i18n.js";
 
 export function supported() {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
@@ -47,7 +48,8 @@ export async function enable(name) {
   const { public_key: key } = await api.get("/api/push/public-key");
   const permission = await Notification.requestPermission();
   if (permission !== "granted") {
-    throw new Error("Notifications are blocked for this site; allow them in the browser's settings.");
+    throw new Error(gettext(
+      "Notifications are blocked for this site; allow them in the browser's settings."));
   }
   const reg = await registration();
   let subscription = await reg.pushManager.getSubscription();

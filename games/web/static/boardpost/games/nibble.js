@@ -3,59 +3,100 @@
 // A game module: the interface is described in ../catalog.js.
 
 import { h, rovingGrid } from "../dom.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 
 // Colour ids 0-8 in BGA's order, each with a letter so no colour relies on hue alone (the same
-// letters as the server's board pictures: grey is A, black is K).
+// letters as the server's board pictures: grey is A, black is K). `taken(n, cells)` is the move
+// log's words for taking n discs of the colour (a colour's word agrees with "disc" in some
+// languages, so each colour has its own sentence).
 export const COLOURS = [
-  { name: "green", mark: "G" },
-  { name: "purple", mark: "P" },
-  { name: "red", mark: "R" },
-  { name: "yellow", mark: "Y" },
-  { name: "orange", mark: "O" },
-  { name: "blue", mark: "B" },
-  { name: "white", mark: "W" },
-  { name: "grey", mark: "A" },
-  { name: "black", mark: "K" },
+  {
+    name: pgettext("Nibble colour", "green"), mark: "G",
+    taken: (n, cells) => interpolate(ngettext("took a green disc from %(cells)s",
+      "took %(n)s green discs from %(cells)s", n), { n, cells }),
+  },
+  {
+    name: pgettext("Nibble colour", "purple"), mark: "P",
+    taken: (n, cells) => interpolate(ngettext("took a purple disc from %(cells)s",
+      "took %(n)s purple discs from %(cells)s", n), { n, cells }),
+  },
+  {
+    name: pgettext("Nibble colour", "red"), mark: "R",
+    taken: (n, cells) => interpolate(ngettext("took a red disc from %(cells)s",
+      "took %(n)s red discs from %(cells)s", n), { n, cells }),
+  },
+  {
+    name: pgettext("Nibble colour", "yellow"), mark: "Y",
+    taken: (n, cells) => interpolate(ngettext("took a yellow disc from %(cells)s",
+      "took %(n)s yellow discs from %(cells)s", n), { n, cells }),
+  },
+  {
+    name: pgettext("Nibble colour", "orange"), mark: "O",
+    taken: (n, cells) => interpolate(ngettext("took an orange disc from %(cells)s",
+      "took %(n)s orange discs from %(cells)s", n), { n, cells }),
+  },
+  {
+    name: pgettext("Nibble colour", "blue"), mark: "B",
+    taken: (n, cells) => interpolate(ngettext("took a blue disc from %(cells)s",
+      "took %(n)s blue discs from %(cells)s", n), { n, cells }),
+  },
+  {
+    name: pgettext("Nibble colour", "white"), mark: "W",
+    taken: (n, cells) => interpolate(ngettext("took a white disc from %(cells)s",
+      "took %(n)s white discs from %(cells)s", n), { n, cells }),
+  },
+  {
+    name: pgettext("Nibble colour", "grey"), mark: "A",
+    taken: (n, cells) => interpolate(ngettext("took a grey disc from %(cells)s",
+      "took %(n)s grey discs from %(cells)s", n), { n, cells }),
+  },
+  {
+    name: pgettext("Nibble colour", "black"), mark: "K",
+    taken: (n, cells) => interpolate(ngettext("took a black disc from %(cells)s",
+      "took %(n)s black discs from %(cells)s", n), { n, cells }),
+  },
 ];
 
 export const RULES = {
-  "nibble.empty_take": "Take at least one disc.",
-  "nibble.duplicate_cell": "A disc was listed twice.",
-  "nibble.off_board": "That cell is not on the board.",
-  "nibble.no_disc": "That cell is empty.",
-  "nibble.mixed_colours": "All discs taken in one turn must be of one colour.",
-  "nibble.not_exposed":
-    "A disc can be taken only with two adjacent open sides (a corner), before the turn.",
-  "nibble.splits_board": "The discs left must stay one orthogonally connected group.",
+  "nibble.empty_take": gettext("Take at least one disc."),
+  "nibble.duplicate_cell": gettext("A disc was listed twice."),
+  "nibble.off_board": gettext("That cell is not on the board."),
+  "nibble.no_disc": gettext("That cell is empty."),
+  "nibble.mixed_colours": gettext("All discs taken in one turn must be of one colour."),
+  "nibble.not_exposed": gettext(
+    "A disc can be taken only with two adjacent open sides (a corner), before the turn."),
+  "nibble.splits_board": gettext("The discs left must stay one orthogonally connected group."),
 };
 
 // One line about the game for the rules index.
-export const SUMMARY = "Two players take discs of one colour from a 9 by 9 board.";
+export const SUMMARY = gettext("Two players take discs of one colour from a 9 by 9 board.");
 
 /** What wins this match, in players' words, from its view and options (the match page). */
 export function goal(match) {
   const view = match.view;
-  return "Win at once with all 9 discs of one colour, or 7 or more of three colours that "
-    + "stand next to each other on the colour table. If the board runs empty first, whoever "
-    + "holds 5 or more discs in at least 5 colours wins."
-    + (view.early_finish ? " The match stops as soon as the winner is settled." : "");
+  const text = gettext("Win at once with all 9 discs of one colour, or 7 or more of three "
+    + "colours that stand next to each other on the colour table. If the board runs empty "
+    + "first, whoever holds 5 or more discs in at least 5 colours wins.");
+  return view.early_finish
+    ? `${text} ${gettext("The match stops as soon as the winner is settled.")}` : text;
 }
 
 // How a match ended, per outcome reason, as a sentence (the after-match section).
 export const OUTCOME_WORDS = {
-  nine_of_a_colour: "All nine discs of one colour were collected: an instant win.",
-  three_adjacent_sevens:
-    "Seven discs of each of three neighbouring colours were collected: an instant win.",
-  majority_of_majorities:
-    "The board was cleared: the most discs in the most colours win.",
-  decided: "The winner was settled before the board was cleared, so the match stopped early.",
+  nine_of_a_colour: gettext("All nine discs of one colour were collected: an instant win."),
+  three_adjacent_sevens: gettext(
+    "Seven discs of each of three neighbouring colours were collected: an instant win."),
+  majority_of_majorities: gettext(
+    "The board was cleared: the most discs in the most colours win."),
+  decided: gettext(
+    "The winner was settled before the board was cleared, so the match stopped early."),
 };
 
 export const REASONS = {
-  nine_of_a_colour: "all nine discs of a colour",
-  three_adjacent_sevens: "seven of three adjacent colours",
-  majority_of_majorities: "the majority of majorities",
-  decided: "the result was settled early",
+  nine_of_a_colour: gettext("all nine discs of a colour"),
+  three_adjacent_sevens: gettext("seven of three adjacent colours"),
+  majority_of_majorities: gettext("the majority of majorities"),
+  decided: gettext("the result was settled early"),
 };
 
 const key = ([r, c]) => `${r},${c}`;
@@ -80,19 +121,22 @@ function colourTable(view, you) {
   const bottom = you ?? 0;
   const top = seats.find((seat) => seat !== bottom);
   const row = (seat) => h("tr", { class: seat === bottom ? "mine" : "theirs" },
-    h("th", { scope: "row" }, seat === you ? "You" : `Seat ${seat + 1}`,
-      h("span", { class: "muted" }, ` · ${view.majorities[seat]} maj.`)),
+    h("th", { scope: "row" }, seat === you ? gettext("You")
+      : interpolate(gettext("Seat %(n)s"), { n: seat + 1 }),
+    h("span", { class: "muted" }, " · ",
+      interpolate(gettext("%(n)s maj."), { n: view.majorities[seat] }))),
     view.color_order.map((colour) => {
       const count = view.collections[seat][colour];
       return h("td", {
         class: ["count", count >= 5 && "major", count >= 7 && "seven", count === 9 && "nine"],
-        "aria-label": `${COLOURS[colour].name}: ${count}`,
+        "aria-label": interpolate(gettext("%(colour)s: %(count)s"),
+          { colour: COLOURS[colour].name, count }),
       }, h("span", { class: "pips", style: { "--n": count } }), String(count));
     }));
-  return h("table", { class: "colour-table", "aria-label": "Colour table and collections" },
+  return h("table", { class: "colour-table", "aria-label": gettext("Colour table and collections") },
     h("thead", null, row(top)),
     h("tbody", null, h("tr", { class: "swatches" },
-      h("th", { scope: "row" }, "Colour"),
+      h("th", { scope: "row" }, gettext("Colour")),
       view.color_order.map((colour) => h("th", { scope: "col" },
         disc(colour), h("span", { class: "sr-only" }, COLOURS[colour].name))))),
     h("tfoot", null, row(bottom)));
@@ -102,12 +146,11 @@ export function describe(entry, match) {
   for (const event of entry.events || []) {
     if (event.type === "discs_taken") {
       const cells = event.cells.map(([r, c]) => coordinate(r, c)).join(", ");
-      const n = event.cells.length;
-      return `took ${n === 1 ? "a" : n} ${COLOURS[event.color].name} disc${n === 1 ? "" : "s"} from ${cells}`;
+      return COLOURS[event.color].taken(event.cells.length, cells);
     }
-    if (event.type === "forfeited") return "left the match";
+    if (event.type === "forfeited") return gettext("left the match");
   }
-  return entry.kind === "forfeit" ? "left the match" : "moved";
+  return entry.kind === "forfeit" ? gettext("left the match") : gettext("moved");
 }
 
 export function onNewVersion(ui) {
@@ -150,7 +193,7 @@ export function render(container, match, ui) {
 
   const board = h("div", {
     class: ["nibble-board", canMove && "live"], role: "group",
-    "aria-label": "Board, 9 by 9: columns A to I, rows 1 to 9; arrow keys move",
+    "aria-label": gettext("Board, 9 by 9: columns A to I, rows 1 to 9; arrow keys move"),
   });
   const last = lastTaken(ui.lastEntry);
   // Column letters and row numbers as the move log names the cells (A1 top left).
@@ -171,13 +214,16 @@ export function render(container, match, ui) {
           type: "button", class: ["cell", "empty", taken && "last"],
           "aria-disabled": "true", dataset: { r, c, focus: `n-${id}`, last: taken ? "true" : null },
           tabindex: -1,
-        }, h("span", { class: "sr-only" }, `${coord} empty${taken ? ", taken by the last move" : ""}`)));
+        }, h("span", { class: "sr-only" }, taken
+          ? interpolate(gettext("%(cell)s empty, taken by the last move"), { cell: coord })
+          : interpolate(gettext("%(cell)s empty"), { cell: coord }))));
         continue;
       }
       const can = takeable.has(id);
       const selected = state.selected.has(id);
-      const label = `${coord} ${COLOURS[colour].name}${can ? ", takeable" : ""}`
-        + `${selected ? ", selected" : ""}`;
+      const label = interpolate(gettext("%(cell)s %(colour)s"),
+        { cell: coord, colour: COLOURS[colour].name })
+        + (can ? gettext(", takeable") : "") + (selected ? gettext(", selected") : "");
       row.append(h("button", {
         type: "button", class: ["cell", can && "takeable", selected && "selected"],
         "aria-pressed": selected ? "true" : "false",
@@ -196,20 +242,22 @@ export function render(container, match, ui) {
     type: "button", class: "primary", id: "nibble-take", disabled: !canMove || !count,
     "aria-keyshortcuts": "T",
     onClick: () => ui.submit({ take: [...state.selected].map((s) => s.split(",").map(Number)) }),
-  }, count ? `Take ${count} disc${count > 1 ? "s" : ""}` : "Take");
+  }, count ? interpolate(ngettext("Take %(n)s disc", "Take %(n)s discs", count), { n: count })
+    : gettext("Take"));
   const clearButton = h("button", {
     type: "button", disabled: !count, onClick: () => {
       state.selected.clear();
       ui.rerender();
     },
-  }, "Clear selection");
+  }, gettext("Clear selection"));
 
-  const quick = canMove ? h("div", { class: "quick", "aria-label": "Takeable discs by colour" },
-    h("span", { class: "muted" }, "Takeable: "),
+  const quick = canMove ? h("div", { class: "quick", "aria-label": gettext("Takeable discs by colour") },
+    h("span", { class: "muted" }, gettext("Takeable:"), " "),
     Object.entries(legal).sort((a, b) => b[1].length - a[1].length).map(([colour, cells]) =>
       h("button", {
         type: "button", class: "chip", dataset: { selectColour: colour, count: cells.length },
-        title: `Select every takeable ${COLOURS[colour].name} disc`,
+        title: interpolate(gettext("Select every takeable disc of colour %(colour)s"),
+          { colour: COLOURS[colour].name }),
         onClick: () => {
           state.selected = new Set(cells.map(key));
           ui.rerender();
@@ -217,9 +265,11 @@ export function render(container, match, ui) {
       }, disc(Number(colour)), ` ×${cells.length}`))) : null;
 
   const info = h("p", { class: "muted" },
-    `${view.discs_left} discs left · turn ${view.turn + 1}`,
-    view.early_finish ? " · early finish on" : "",
-    view.decided ? " · the result is settled" : "");
+    interpolate(ngettext("%(n)s disc left", "%(n)s discs left", view.discs_left),
+      { n: view.discs_left }),
+    " · ", interpolate(gettext("turn %(n)s"), { n: view.turn + 1 }),
+    view.early_finish ? ` · ${gettext("early finish on")}` : "",
+    view.decided ? ` · ${gettext("the result is settled")}` : "");
 
   const you = view.you;
   container.append(
@@ -229,8 +279,8 @@ export function render(container, match, ui) {
       h("div", { class: "nibble-side" },
         colourTable(view, you),
         h("p", { class: "legend" },
-          "◆ marks a takeable disc. Win at once with all 9 of a colour, or 7+ in each of three "
-          + "neighbouring colours of the table; else the majority (5+) in 5 colours."))));
+          gettext("◆ marks a takeable disc. Win at once with all 9 of a colour, or 7+ in each of "
+            + "three neighbouring colours of the table; else the majority (5+) in 5 colours.")))));
 
   board.addEventListener("keydown", (event) => {
     if (event.key === "t" || event.key === "T") take.click();

@@ -4,31 +4,51 @@
 // ../catalog.js.
 
 import { h } from "../dom.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 
 // Card colours with a letter each, so no colour relies on hue alone (as in the board pictures).
+// A colour's word as it describes a frame (and a card, whose colour is its frame's) and as it
+// describes a circle: some languages make the word agree with the noun.
 export const COLOURS = {
-  red: { mark: "R", name: "red" },
-  orange: { mark: "O", name: "orange" },
-  beige: { mark: "B", name: "beige" },
-  light_blue: { mark: "L", name: "light blue" },
-  green: { mark: "G", name: "green" },
-  purple: { mark: "P", name: "purple" },
+  red: {
+    mark: "R", frame: pgettext("Nimble frame colour", "red"),
+    circle: pgettext("Nimble circle colour", "red"),
+  },
+  orange: {
+    mark: "O", frame: pgettext("Nimble frame colour", "orange"),
+    circle: pgettext("Nimble circle colour", "orange"),
+  },
+  beige: {
+    mark: "B", frame: pgettext("Nimble frame colour", "beige"),
+    circle: pgettext("Nimble circle colour", "beige"),
+  },
+  light_blue: {
+    mark: "L", frame: pgettext("Nimble frame colour", "light blue"),
+    circle: pgettext("Nimble circle colour", "light blue"),
+  },
+  green: {
+    mark: "G", frame: pgettext("Nimble frame colour", "green"),
+    circle: pgettext("Nimble circle colour", "green"),
+  },
+  purple: {
+    mark: "P", frame: pgettext("Nimble frame colour", "purple"),
+    circle: pgettext("Nimble circle colour", "purple"),
+  },
 };
 
 export const RULES = {
-  "nimble.set_empty": "Your Set is empty: take your discard back (recycle) first.",
-  "nimble.discard_empty": "Your discard pile is empty: flip a card first.",
-  "nimble.frame_mismatch":
-    "A card goes on a stack only when its frame colour equals the circle colour of the stack's top card.",
-  "nimble.set_not_empty": "You can recycle your discard only once your Set is empty.",
-  "nimble.budget_spent": "No hand actions (flip, return, recycle) are left this turn: place or end the turn.",
-  "nimble.not_turn_mode": "There are no turns to end in race mode.",
+  "nimble.set_empty": gettext("Your Set is empty: take your discard back (recycle) first."),
+  "nimble.discard_empty": gettext("Your discard pile is empty: flip a card first."),
+  "nimble.frame_mismatch": gettext("A card goes on a stack only when its frame colour equals "
+    + "the circle colour of the stack's top card."),
+  "nimble.set_not_empty": gettext("You can recycle your discard only once your Set is empty."),
+  "nimble.budget_spent": gettext(
+    "No hand actions (flip, return, recycle) are left this turn: place or end the turn."),
+  "nimble.not_turn_mode": gettext("There are no turns to end in race mode."),
 };
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 // One line about the game for the rules index.
-export const SUMMARY = "2-4 players race to shed their cards on three shared stacks.";
+export const SUMMARY = gettext("2-4 players race to shed their cards on three shared stacks.");
 
 /** What wins this match, in players' words, from its view and options (the match page). */
 export function goal(match) {
@@ -36,35 +56,41 @@ export function goal(match) {
   const config = match.config || {};
   const finish = view.options?.two_player_finish_at ?? config.two_player_finish_at ?? 1;
   const target = view.players === 2 && finish > 0
-    ? `Be the first down to ${plural(finish, "card")} (Set and discard together).`
-    : "Be the first to get rid of all your cards (Set and discard).";
-  const pace = view.mode === "race" ? " Race: everyone plays at once, there are no turns."
-    : ` Each turn: ${plural(view.options?.budget ?? 3, "hand action")} (flip, return or `
-      + `recycle); placing is free. If nobody places for ${view.stall_cap} rounds in a row, `
-      + "the fewest cards left wins.";
-  return target + pace + " If no card can ever be placed again, the fewest cards left wins.";
+    ? interpolate(ngettext("Be the first down to %(n)s card (Set and discard together).",
+      "Be the first down to %(n)s cards (Set and discard together).", finish), { n: finish })
+    : gettext("Be the first to get rid of all your cards (Set and discard).");
+  const budget = view.options?.budget ?? 3;
+  const pace = view.mode === "race" ? gettext("Race: everyone plays at once, there are no turns.")
+    : `${interpolate(ngettext("Each turn: %(n)s hand action (flip, return or recycle); placing "
+      + "is free.", "Each turn: %(n)s hand actions (flip, return or recycle); placing is free.",
+    budget), { n: budget })} ${interpolate(ngettext("If nobody places for %(n)s round in a row, "
+      + "the fewest cards left wins.", "If nobody places for %(n)s rounds in a row, the fewest "
+      + "cards left wins.", view.stall_cap), { n: view.stall_cap })}`;
+  return `${target} ${pace} ${gettext("If no card can ever be placed again, the fewest cards left wins.")}`;
 }
 
 // How a match ended, per outcome reason, as a sentence (the after-match section).
 export const OUTCOME_WORDS = {
-  finished: "The winner got down to the target number of cards first.",
-  deadlock: "No card could be placed any more: the fewest cards left win.",
-  stalemate: "Nobody placed a card for too long: the fewest cards left win.",
+  finished: gettext("The winner got down to the target number of cards first."),
+  deadlock: gettext("No card could be placed any more: the fewest cards left win."),
+  stalemate: gettext("Nobody placed a card for too long: the fewest cards left win."),
 };
 
 export const REASONS = {
-  deadlock: "deadlock: no placement was possible any more",
-  stalemate: "stalemate: nobody placed for too long",
+  deadlock: gettext("deadlock: no placement was possible any more"),
+  stalemate: gettext("stalemate: nobody placed for too long"),
 };
 
 function cardName(card) {
-  return `${COLOURS[card.frame].name} frame, ${COLOURS[card.circle].name} circle (Set ${card.set + 1})`;
+  return interpolate(gettext("%(frame)s frame, %(circle)s circle (Set %(set)s)"), {
+    frame: COLOURS[card.frame].frame, circle: COLOURS[card.circle].circle, set: card.set + 1,
+  });
 }
 
 export function card(cardData, { small = false, label = true } = {}) {
   if (!cardData) {
     return h("span", { class: ["nimble-card", "none", small && "small"] },
-      h("span", { class: "sr-only" }, "no card"), "—");
+      h("span", { class: "sr-only" }, gettext("no card")), "—");
   }
   const { frame, circle } = cardData;
   return h("span", {
@@ -80,20 +106,31 @@ export function card(cardData, { small = false, label = true } = {}) {
 }
 
 function cardText(c) {
-  return c ? `a ${COLOURS[c.frame].name} card with a ${COLOURS[c.circle].name} circle` : "nothing";
+  return c ? interpolate(gettext("a %(frame)s card with a %(circle)s circle"),
+    { frame: COLOURS[c.frame].frame, circle: COLOURS[c.circle].circle }) : gettext("nothing");
 }
 
 export function describe(entry) {
   const parts = [];
   for (const event of entry.events || []) {
     switch (event.type) {
-      case "flipped": parts.push(`flipped ${cardText(event.card)}`); break;
-      case "placed": parts.push(`placed ${cardText(event.card)} on stack ${event.stack + 1}`); break;
-      case "returned": parts.push("put a card back under the Set"); break;
-      case "recycled": parts.push(`turned the discard over into the Set (${event.count} cards)`); break;
-      case "turn_ended": parts.push(event.auto ? "turn ended (no action left)" : "ended the turn"); break;
-      case "forfeited": parts.push("left the match"); break;
-      case "match_ended": parts.push("the match ended"); break;
+      case "flipped":
+        parts.push(interpolate(gettext("flipped %(card)s"), { card: cardText(event.card) }));
+        break;
+      case "placed":
+        parts.push(interpolate(gettext("placed %(card)s on stack %(stack)s"),
+          { card: cardText(event.card), stack: event.stack + 1 }));
+        break;
+      case "returned": parts.push(gettext("put a card back under the Set")); break;
+      case "recycled":
+        parts.push(interpolate(ngettext("turned the discard over into the Set (%(n)s card)",
+          "turned the discard over into the Set (%(n)s cards)", event.count), { n: event.count }));
+        break;
+      case "turn_ended":
+        parts.push(event.auto ? gettext("turn ended (no action left)") : gettext("ended the turn"));
+        break;
+      case "forfeited": parts.push(gettext("left the match")); break;
+      case "match_ended": parts.push(gettext("the match ended")); break;
       default: break;
     }
   }
@@ -111,9 +148,10 @@ export function statusText(match) {
   const seated = match.your_seat !== null && match.your_seat !== undefined;
   const playing = seated && match.to_act.includes(match.your_seat);
   return {
-    text: playing ? "Race: play whenever you like, everyone at once" : "Race: everyone plays at once",
+    text: playing ? gettext("Race: play whenever you like, everyone at once")
+      : gettext("Race: everyone plays at once"),
     go: playing,
-    deadline: "ends as a stalemate unless someone places",
+    deadline: gettext("ends as a stalemate unless someone places"),
   };
 }
 
@@ -133,7 +171,7 @@ export function render(container, match, ui) {
   const isLegal = (move) => legal.some((m) => m.action === move.action
     && (m.stack ?? null) === (move.stack ?? null));
   const mine = you !== null && you !== undefined ? view.seats[you] : null;
-  const name = (seat) => (seat === you ? "You" : ui.seatName(seat));
+  const name = (seat) => (seat === you ? gettext("You") : ui.seatName(seat));
 
   const actionButton = (move, text, keyHint) => h("button", {
     type: "button", class: ["action", isLegal(move) && "legal"],
@@ -144,7 +182,7 @@ export function render(container, match, ui) {
 
   const last = lastPlaced(ui.lastEntry);
   // A stack's name is its own words (no aria-label): "Stack 1, red frame, ... 5 cards, fits".
-  const stacks = h("div", { class: "stacks", role: "group", "aria-label": "Target stacks" },
+  const stacks = h("div", { class: "stacks", role: "group", "aria-label": gettext("Target stacks") },
     view.stacks.map((stack, index) => {
       const move = { action: "place", stack: index };
       const fits = isLegal(move);
@@ -156,47 +194,54 @@ export function render(container, match, ui) {
         "aria-keyshortcuts": String(index + 1),
         onClick: () => ui.submit(move),
       },
-      h("span", { class: "stack-title" }, `Stack ${index + 1}`),
-      h("span", { class: "sr-only" }, `, ${stack.top ? cardName(stack.top) : "empty"}, `),
+      h("span", { class: "stack-title" }, interpolate(gettext("Stack %(n)s"), { n: index + 1 })),
+      h("span", { class: "sr-only" }, `, ${stack.top ? cardName(stack.top) : gettext("empty")}, `),
       card(stack.top, { label: false }),
-      h("span", { class: "muted" }, `${stack.height} card${stack.height === 1 ? "" : "s"}`),
-      last === index ? h("span", { class: "last-tag" }, "last move") : null,
-      fits ? h("span", { class: "fits" }, "fits ✓") : null);
+      h("span", { class: "muted" }, interpolate(ngettext("%(n)s card", "%(n)s cards", stack.height),
+        { n: stack.height })),
+      last === index ? h("span", { class: "last-tag" }, gettext("last move")) : null,
+      fits ? h("span", { class: "fits" }, gettext("fits ✓")) : null);
     }));
 
   let me = null;
   if (mine) {
     const budget = view.budget_left;
     me = h("section", { class: "nimble-me", "aria-labelledby": "nimble-me-h" },
-      h("h2", { id: "nimble-me-h" }, "Your piles"),
+      h("h2", { id: "nimble-me-h" }, gettext("Your piles")),
       h("div", { class: "piles" },
         h("div", { class: "pile" },
-          h("span", { class: "pile-title" }, "Set (face down)"),
-          h("span", { class: "card-back", role: "img", "aria-label": `${mine.set_count} cards face down` },
-            String(mine.set_count)),
-          actionButton({ action: "flip" }, "Flip ", "F")),
+          h("span", { class: "pile-title" }, gettext("Set (face down)")),
+          h("span", {
+            class: "card-back", role: "img",
+            "aria-label": interpolate(ngettext("%(n)s card face down", "%(n)s cards face down",
+              mine.set_count), { n: mine.set_count }),
+          }, String(mine.set_count)),
+          actionButton({ action: "flip" }, `${gettext("Flip")} `, "F")),
         h("div", { class: "pile" },
-          h("span", { class: "pile-title" }, `Discard (${mine.discard_count})`),
+          h("span", { class: "pile-title" },
+            interpolate(gettext("Discard (%(n)s)"), { n: mine.discard_count })),
           card(mine.discard_top),
           h("div", { class: "row" },
-            actionButton({ action: "return" }, "Return ", "R"),
-            actionButton({ action: "recycle" }, "Recycle ", "C")))),
+            actionButton({ action: "return" }, `${gettext("Return")} `, "R"),
+            actionButton({ action: "recycle" }, `${gettext("Recycle")} `, "C")))),
       view.mode === "turns" ? h("p", { class: "budget" },
-        "Hand actions left this turn: ",
+        gettext("Hand actions left this turn:"), " ",
         budget === null || budget === undefined ? "—"
           : h("span", { class: "pips-inline", "aria-label": String(budget) },
             "●".repeat(budget), h("span", { class: "spent" }, "○".repeat(Math.max(0, (view.options?.budget ?? 3) - budget)))),
-        " ", actionButton({ action: "end_turn" }, "End turn ", "E")) : null,
-      h("p", { class: "muted" }, `${mine.cards_left} cards left. `,
-        view.mode === "turns" ? "Placing is free; flip, return and recycle cost one action each."
-          : "Race: act whenever you like."));
+        " ", actionButton({ action: "end_turn" }, `${gettext("End turn")} `, "E")) : null,
+      h("p", { class: "muted" }, interpolate(ngettext("%(n)s card left.", "%(n)s cards left.",
+        mine.cards_left), { n: mine.cards_left }), " ",
+      view.mode === "turns" ? gettext("Placing is free; flip, return and recycle cost one action each.")
+        : gettext("Race: act whenever you like.")));
   }
 
   const table = h("table", { class: "list nimble-seats" },
-    h("caption", null, "Players"),
+    h("caption", null, gettext("Players")),
     h("thead", null, h("tr", null,
-      ["Player", "Cards left", "Set", "Discard", "Discard top"].map((t) => h("th", { scope: "col" }, t)),
-      h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Playing")))),
+      [gettext("Player"), gettext("Cards left"), gettext("Set"), gettext("Discard"),
+        gettext("Discard top")].map((t) => h("th", { scope: "col" }, t)),
+      h("th", { scope: "col" }, h("span", { class: "sr-only" }, gettext("Playing"))))),
     h("tbody", null, view.seats.map((seat) => h("tr", {
       class: [seat.seat === you && "mine", view.to_move.includes(seat.seat) && "acting"],
     },
@@ -205,21 +250,27 @@ export function render(container, match, ui) {
     h("td", null, String(seat.set_count)),
     h("td", null, String(seat.discard_count)),
     h("td", null, card(seat.discard_top, { small: true })),
-    h("td", null, seat.forfeited ? "left" : view.to_move.includes(seat.seat) ? "▶ to act" : "")))));
+    h("td", null, seat.forfeited ? gettext("left")
+      : view.to_move.includes(seat.seat) ? gettext("▶ to act") : "")))));
 
   const info = h("p", { class: "muted" },
     view.mode === "turns"
-      ? `Turn mode · round ${view.round} · idle rounds ${view.idle_rounds} of ${view.stall_cap}`
-      : "Race mode: everyone acts at once",
-    view.players === 2 ? ` · finish at ${view.options?.finish_at ?? 1} card(s) left` : "");
+      ? interpolate(gettext("Turn mode · round %(round)s · idle rounds %(idle)s of %(cap)s"),
+        { round: view.round, idle: view.idle_rounds, cap: view.stall_cap })
+      : gettext("Race mode: everyone acts at once"),
+    view.players === 2 ? ` · ${interpolate(ngettext("finish at %(n)s card left",
+      "finish at %(n)s cards left", view.options?.finish_at ?? 1), { n: view.options?.finish_at ?? 1 })}` : "");
 
   container.append(h("div", { class: "nimble" },
     h("div", { class: "nimble-main" }, stacks, me, info),
-    h("div", { class: "nimble-side" }, table,
+    // The table scrolls sideways on a phone where its headers' words are longer than English.
+    h("div", { class: "nimble-side" }, h("div", {
+      class: "table-scroll", tabindex: "0", role: "region", "aria-label": gettext("Players"),
+    }, table),
       h("p", { class: "legend" },
-        "A card shows its frame colour (corner letters) and its circle colour (centre letters). "
-        + "Place your discard top on a stack whose top circle matches its frame. S1-S4 is the Set "
-        + "the card belongs to."))));
+        gettext("A card shows its frame colour (corner letters) and its circle colour (centre "
+          + "letters). Place your discard top on a stack whose top circle matches its frame. "
+          + "S1-S4 is the Set the card belongs to.")))));
 
   container.onkeydown = (event) => {
     if (!canAct || event.target.closest("input, select, textarea")) return;

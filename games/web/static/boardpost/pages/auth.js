@@ -2,6 +2,7 @@
 
 import { api, session } from "../api.js";
 import { h } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
 import { isGuest } from "../playnow.js";
 
 function field(label, input, hint) {
@@ -24,8 +25,8 @@ function form({ id, title, submitLabel, onSubmit, autocomplete, hint }) {
   const button = h("button", { type: "submit", class: "primary" }, submitLabel);
   const node = h("form", { id: `${id}-form`, class: "card narrow", novalidate: false },
     h("h2", null, title),
-    field("Username", username, hint),
-    field("Password", password),
+    field(gettext("Username"), username, hint),
+    field(gettext("Password"), password),
     error,
     button);
   node.addEventListener("submit", async (event) => {
@@ -44,11 +45,14 @@ function form({ id, title, submitLabel, onSubmit, autocomplete, hint }) {
   return node;
 }
 
+const FIELD_NAMES = { username: gettext("Username"), password: gettext("Password") };
+
 function describe(err) {
   const fields = err.extra?.fields;
   if (fields) {
     return Object.entries(fields)
-      .map(([name, problems]) => `${name}: ${[].concat(problems).join(" ")}`).join(" ");
+      .map(([name, problems]) => interpolate(gettext("%(field)s: %(problems)s"),
+        { field: FIELD_NAMES[name] || name, problems: [].concat(problems).join(" ") })).join(" ");
   }
   return err.message;
 }
@@ -59,8 +63,8 @@ const TOKEN_NAME = "web client";
 function guestSignUp(ctx, next) {
   // A guest signs up in place (POST /api/auth/guest/convert): the account keeps its matches.
   const node = form({
-    id: "signup", title: "Sign up and keep your matches", submitLabel: "Sign up",
-    autocomplete: "new-password", hint: "3-30 letters, digits, '_', '.' or '-'.",
+    id: "signup", title: gettext("Sign up and keep your matches"), submitLabel: gettext("Sign up"),
+    autocomplete: "new-password", hint: gettext("3-30 letters, digits, '_', '.' or '-'."),
     onSubmit: async (username, password) => {
       const body = await api.post("/api/auth/guest/convert",
         { username, password, token_name: TOKEN_NAME });
@@ -68,15 +72,17 @@ function guestSignUp(ctx, next) {
     },
   });
   node.querySelector("h2").after(h("p", { class: "muted" },
-    `You are playing as ${session.username}. Choose a name and a password: your matches `
-    + "stay yours, and you can then play people and be rated."));
+    interpolate(gettext("You are playing as %(name)s. Choose a name and a password: your "
+      + "matches stay yours, and you can then play people and be rated."),
+    { name: session.username })));
   return node;
 }
 
 export async function render(main, _params, ctx) {
   const next = ctx.query.get("next");
   if (isGuest()) {
-    main.append(h("h1", null, "Sign up"), h("div", { class: "columns" }, guestSignUp(ctx, next)));
+    main.append(h("h1", null, gettext("Sign up")),
+      h("div", { class: "columns" }, guestSignUp(ctx, next)));
     return;
   }
   if (session.token) {
@@ -84,12 +90,13 @@ export async function render(main, _params, ctx) {
     return;
   }
   main.append(
-    h("h1", null, "Welcome to Boardpost"),
+    h("h1", null, gettext("Welcome to Boardpost")),
     h("p", { class: "lead" },
-      "Play board games by correspondence or live, against people or bots."),
+      gettext("Play board games by correspondence or live, against people or bots.")),
     h("div", { class: "columns" },
       form({
-        id: "signin", title: "Sign in", submitLabel: "Sign in", autocomplete: "current-password",
+        id: "signin", title: gettext("Sign in"), submitLabel: gettext("Sign in"),
+        autocomplete: "current-password",
         onSubmit: async (username, password) => {
           const body = await api.post("/api/auth/token",
             { username, password, name: TOKEN_NAME }, { auth: false });
@@ -97,8 +104,8 @@ export async function render(main, _params, ctx) {
         },
       }),
       form({
-        id: "register", title: "Create an account", submitLabel: "Register",
-        autocomplete: "new-password", hint: "3-30 letters, digits, '_', '.' or '-'.",
+        id: "register", title: gettext("Create an account"), submitLabel: gettext("Register"),
+        autocomplete: "new-password", hint: gettext("3-30 letters, digits, '_', '.' or '-'."),
         onSubmit: async (username, password) => {
           const body = await api.post("/api/auth/register",
             { username, password, token_name: TOKEN_NAME }, { auth: false });

@@ -5,17 +5,18 @@
 import { session } from "../api.js";
 import { loadGames } from "../catalog.js";
 import { h, link } from "../dom.js";
+import { gettext, interpolateNodes } from "../i18n.js";
 import { isGuest, playNowButtons } from "../playnow.js";
 import * as auth from "./auth.js";
 import * as inbox from "./inbox.js";
 
 function playSection(ctx, games, headingLevel) {
   return h("section", { class: "play-now-section", "aria-labelledby": "play-now-h" },
-    h(headingLevel, { id: "play-now-h" }, "Play a bot now"),
+    h(headingLevel, { id: "play-now-h" }, gettext("Play a bot now")),
     h("p", { class: "muted" }, session.token
-      ? "A new match against a level-1 bot, with the options for a first game."
-      : "One click, no account needed: you play as a guest and can sign up later, keeping "
-        + "your matches."),
+      ? gettext("A new match against a level-1 bot, with the options for a first game.")
+      : gettext("One click, no account needed: you play as a guest and can sign up later, "
+        + "keeping your matches.")),
     playNowButtons(ctx, { games }));
 }
 
@@ -28,15 +29,17 @@ export async function render(main, params, ctx) {
     const section = playSection(ctx, games, "h2");
     if (lead) lead.after(section);
     else main.prepend(section);
-    main.append(h("p", { class: "muted" }, link("/leaderboards", "Leaderboards"),
-      " and finished matches are open to everyone."));
+    main.append(h("p", { class: "muted" },
+      interpolateNodes(gettext("%(leaderboards)s and finished matches are open to everyone."),
+        { leaderboards: link("/leaderboards", gettext("Leaderboards")) })));
     return undefined;
   }
   const cleanup = await inbox.render(main, params, ctx);
   if (isGuest()) {
     main.prepend(h("p", { class: "guest-banner card", id: "guest-banner" },
-      "You are playing as a guest (unrated, against bots). ",
-      link("/signin", "Sign up"), " to keep your matches, play people and be rated."));
+      gettext("You are playing as a guest (unrated, against bots)."), " ",
+      interpolateNodes(gettext("%(sign_up)s to keep your matches, play people and be rated."),
+        { sign_up: link("/signin", gettext("Sign up")) })));
   }
   main.append(playSection(ctx, games, "h2"));
   return cleanup;

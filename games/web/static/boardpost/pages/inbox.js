@@ -3,18 +3,28 @@
 import { api } from "../api.js";
 import { gameName } from "../catalog.js";
 import { clear, deadlineTag, h, link, notice, timeTag, turnSecondsText } from "../dom.js";
+import { gettext, interpolate, ordinal } from "../i18n.js";
 import { myTurn, opponents, statusText } from "../matchinfo.js";
 
 const FEED_TEXT = {
-  invited: (e) => `${e.data.by || "Someone"} invited you to ${gameName(e.game)}`,
-  invitation_declined: (e) => `${e.data.by || "A player"} declined your ${gameName(e.game)} invitation`,
-  match_started: (e) => `Your ${gameName(e.game)} match started`,
-  your_turn: (e) => `Your turn in ${gameName(e.game)}`,
-  deadline_soon: (e) => `Deadline soon in ${gameName(e.game)}`,
-  timed_out: (e) => `Time ran out in ${gameName(e.game)}`,
-  match_finished: (e) => `${gameName(e.game)} finished${e.data.rank ? `: you came #${e.data.rank}` : ""}`,
-  match_aborted: (e) => `Your ${gameName(e.game)} match was aborted`,
-  rating_changed: (e) => `${gameName(e.game)} rating ${e.data.before ?? "?"} → ${e.data.after ?? "?"}`,
+  invited: (e) => (e.data.by
+    ? interpolate(gettext("%(name)s invited you to %(game)s"), { name: e.data.by, game: gameName(e.game) })
+    : interpolate(gettext("Someone invited you to %(game)s"), { game: gameName(e.game) })),
+  invitation_declined: (e) => (e.data.by
+    ? interpolate(gettext("%(name)s declined your %(game)s invitation"),
+      { name: e.data.by, game: gameName(e.game) })
+    : interpolate(gettext("A player declined your %(game)s invitation"), { game: gameName(e.game) })),
+  match_started: (e) => interpolate(gettext("Your %(game)s match started"), { game: gameName(e.game) }),
+  your_turn: (e) => interpolate(gettext("Your turn in %(game)s"), { game: gameName(e.game) }),
+  deadline_soon: (e) => interpolate(gettext("Deadline soon in %(game)s"), { game: gameName(e.game) }),
+  timed_out: (e) => interpolate(gettext("Time ran out in %(game)s"), { game: gameName(e.game) }),
+  match_finished: (e) => (e.data.rank
+    ? interpolate(gettext("%(game)s finished: you came %(rank)s"),
+      { game: gameName(e.game), rank: ordinal(e.data.rank) })
+    : interpolate(gettext("%(game)s finished"), { game: gameName(e.game) })),
+  match_aborted: (e) => interpolate(gettext("Your %(game)s match was aborted"), { game: gameName(e.game) }),
+  rating_changed: (e) => interpolate(gettext("%(game)s rating %(before)s → %(after)s"),
+    { game: gameName(e.game), before: e.data.before ?? "?", after: e.data.after ?? "?" }),
 };
 
 function matchRow(match) {
@@ -35,9 +45,9 @@ function table(caption, matches, empty) {
   return h("table", { class: "list" },
     h("caption", { class: "sr-only" }, caption),
     h("thead", null, h("tr", null,
-      h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Against"),
-      h("th", { scope: "col" }, "Status"), h("th", { scope: "col" }, "Clock"),
-      h("th", { scope: "col" }, "Updated"))),
+      h("th", { scope: "col" }, gettext("Game")), h("th", { scope: "col" }, gettext("Against")),
+      h("th", { scope: "col" }, gettext("Status")), h("th", { scope: "col" }, gettext("Clock")),
+      h("th", { scope: "col" }, gettext("Updated")))),
     h("tbody", null, matches.map(matchRow)));
 }
 
@@ -53,12 +63,15 @@ function invitationItem(match, refresh, ctx) {
     }
   };
   return h("li", { class: "invitation", dataset: { match: match.id } },
-    h("span", null, `${gameName(match.game)} with ${by.join(", ") || "?"}`,
-      match.rated ? " (rated)" : " (casual)", ", ", turnSecondsText(match.turn_seconds)),
+    h("span", null, interpolate(match.rated ? gettext("%(game)s with %(names)s (rated), %(clock)s")
+      : gettext("%(game)s with %(names)s (casual), %(clock)s"), {
+      game: gameName(match.game), names: by.join(", ") || "?",
+      clock: turnSecondsText(match.turn_seconds),
+    })),
     " ",
-    h("button", { type: "button", class: "primary", onClick: () => act("join") }, "Accept"),
+    h("button", { type: "button", class: "primary", onClick: () => act("join") }, gettext("Accept")),
     " ",
-    h("button", { type: "button", onClick: () => act("decline") }, "Decline"));
+    h("button", { type: "button", onClick: () => act("decline") }, gettext("Decline")));
 }
 
 export async function render(main, _params, ctx) {
@@ -69,8 +82,8 @@ export async function render(main, _params, ctx) {
   const activity = h("section", { "aria-labelledby": "h-activity" });
   main.append(
     h("div", { class: "title-row" },
-      h("h1", null, "Inbox"),
-      link("/lobby", "New match or join one")),
+      h("h1", null, gettext("Inbox")),
+      link("/lobby", gettext("New match or join one"))),
     h("div", { class: "inbox-grid" },
       h("div", null, invites, mine, done),
       h("aside", null, activity)),
@@ -89,14 +102,15 @@ export async function render(main, _params, ctx) {
       clear(invites).removeAttribute("aria-labelledby");
       if (invitations.length) {
         invites.setAttribute("aria-labelledby", "h-invites");
-        invites.append(h("h2", { id: "h-invites" }, "Invitations"),
+        invites.append(h("h2", { id: "h-invites" }, gettext("Invitations")),
           h("ul", { class: "plain" }, invitations.map((m) => invitationItem(m, refresh, ctx))));
       }
-      clear(mine).append(h("h2", { id: "h-mine" }, "My matches"),
-        table("My active and open matches", active,
-          "No matches in progress. Start one from “New match”."));
-      clear(done).append(h("h2", { id: "h-done" }, "Recently finished"),
-        table("Recently finished matches", finished.results, "Nothing finished yet."));
+      clear(mine).append(h("h2", { id: "h-mine" }, gettext("My matches")),
+        table(gettext("My active and open matches"), active,
+          gettext("No matches in progress. Start one from “New match”.")));
+      clear(done).append(h("h2", { id: "h-done" }, gettext("Recently finished")),
+        table(gettext("Recently finished matches"), finished.results,
+          gettext("Nothing finished yet.")));
       renderActivity();
     })().finally(() => {
       loading = null;
@@ -105,7 +119,7 @@ export async function render(main, _params, ctx) {
   }
 
   function renderActivity() {
-    clear(activity).append(h("h2", { id: "h-activity" }, "Activity"));
+    clear(activity).append(h("h2", { id: "h-activity" }, gettext("Activity")));
     // One "Your turn" line per match: a bot's every move hands the turn back, and only the
     // newest of those says anything.
     const seenTurn = new Set();
@@ -116,7 +130,7 @@ export async function render(main, _params, ctx) {
       return true;
     });
     if (!events.length) {
-      activity.append(h("p", { class: "muted" }, "Nothing yet."));
+      activity.append(h("p", { class: "muted" }, gettext("Nothing yet.")));
       return;
     }
     activity.append(h("ul", { class: "plain activity" }, events.map((event) => {

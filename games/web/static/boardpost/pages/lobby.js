@@ -5,13 +5,12 @@
 import { api } from "../api.js";
 import { gameModule, gameName, loadGames } from "../catalog.js";
 import { clear, h, link, notice, put, timeTag, turnSecondsText } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { opponents } from "../matchinfo.js";
 
 // Per-turn time limits: hours up to half a day, then whole days (one name for each length).
 const HOURS = [1, 2, 4, 8, 12];
 const DAYS = [1, 2, 3, 5, 7, 14];
-
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** One option as a field: its label and help in players' words (GET /api/games), a list of
  * named values where the game names them, and set(value) for the presets. */
@@ -28,16 +27,17 @@ function optionField(game, option) {
   let set;
   if (named.length || option.choices || option.type === "choice" || option.type === "bool") {
     const values = named.length ? named.map((v) => [v.value, v.label])
-      : option.type === "bool" ? [["true", "On"], ["false", "Off"]]
+      : option.type === "bool" ? [["true", gettext("On")], ["false", gettext("Off")]]
         : (option.choices || []).map((choice) => [JSON.stringify(choice), String(choice)]);
     input = h("select", { id, name: option.name, "aria-describedby": helpId },
-      option.default === null ? h("option", { value: "" }, "Default") : null,
+      option.default === null ? h("option", { value: "" }, gettext("Default")) : null,
       values.map(([value, text]) => h("option", { value }, text)));
     // A JSON option with named values keeps its free-form values (an objective list) possible.
     const free = option.type === "json" ? h("input", {
       id: `${id}-other`, type: "text", spellcheck: "false", class: "other-value",
-      "aria-label": `${option.label || option.name}: another value (JSON)`,
-      placeholder: "another value (JSON)",
+      "aria-label": interpolate(gettext("%(option)s: another value (JSON)"),
+        { option: option.label || option.name }),
+      placeholder: gettext("another value (JSON)"),
     }) : null;
     read = () => {
       const text = free?.value.trim();
@@ -62,7 +62,8 @@ function optionField(game, option) {
   if (option.type === "int") {
     input = h("input", {
       id, name: option.name, type: "number", inputmode: "numeric", step: 1,
-      min: option.minimum, max: option.maximum, placeholder: option.default === null ? "default" : null,
+      min: option.minimum, max: option.maximum,
+      placeholder: option.default === null ? gettext("default") : null,
       "aria-describedby": helpId,
     });
     read = () => (input.value === "" ? undefined : Number(input.value));
@@ -75,7 +76,8 @@ function optionField(game, option) {
     const listId = suggestions ? `${id}-list` : null;
     input = h("input", {
       id, name: option.name, type: "text", list: listId, spellcheck: "false",
-      placeholder: option.default === null ? "default (random)" : JSON.stringify(option.default),
+      placeholder: option.default === null ? gettext("default (random)")
+        : JSON.stringify(option.default),
       "aria-describedby": helpId,
     });
     read = () => {
@@ -103,32 +105,43 @@ function optionField(game, option) {
 }
 
 function botWords(bot) {
-  const what = bot.description ? bot.description.replace(/^.*? level \d+\.\s*/, "") : "";
-  return `Level ${bot.level}${what ? `: ${what.replace(/\.$/, "")}` : ""}`;
+  // The description's first sentence names the bot ("<Game> level 1.", "<Game> niveau 1."):
+  // the option says the level already.
+  const what = bot.description ? bot.description.replace(/^[^.]*?\d+\.\s*/, "") : "";
+  return what ? interpolate(gettext("Level %(level)s: %(description)s"),
+    { level: bot.level, description: what.replace(/\.$/, "") })
+    : interpolate(gettext("Level %(level)s"), { level: bot.level });
 }
 
 function ratingWords(bot) {
   if (!bot?.rating) return "";
-  return bot.provisional ? `Rating ${bot.rating} (provisional: few rated games yet)`
-    : `Rating ${bot.rating}`;
+  return bot.provisional
+    ? interpolate(gettext("Rating %(rating)s (provisional: few rated games yet)"),
+      { rating: bot.rating })
+    : interpolate(gettext("Rating %(rating)s"), { rating: bot.rating });
 }
 
 function seatRow(index, bots, initial) {
   const list = bots.length ? bots : [1, 2, 3, 4].map((l) => ({ level: l }));
-  const kind = h("select", { id: `seat-${index}-kind`, "aria-label": `Seat ${index + 1}` },
-    h("option", { value: "me" }, "Me"),
-    h("option", { value: "bot" }, "Bot"),
-    h("option", { value: "user" }, "Invite a player"),
-    h("option", { value: "open" }, "Open seat (anyone may join)"));
-  const level = h("select", { id: `seat-${index}-level`, "aria-label": `Seat ${index + 1} bot level` },
+  const seatName = interpolate(gettext("Seat %(n)s"), { n: index + 1 });
+  const kind = h("select", { id: `seat-${index}-kind`, "aria-label": seatName },
+    h("option", { value: "me" }, gettext("Me")),
+    h("option", { value: "bot" }, gettext("Bot")),
+    h("option", { value: "user" }, gettext("Invite a player")),
+    h("option", { value: "open" }, gettext("Open seat (anyone may join)")));
+  const level = h("select", {
+    id: `seat-${index}-level`,
+    "aria-label": interpolate(gettext("Seat %(n)s bot level"), { n: index + 1 }),
+  },
     list.map((bot) => h("option", { value: bot.level }, botWords(bot))));
   const rating = h("small", { class: "muted bot-rating", id: `seat-${index}-rating` });
   const username = h("input", {
-    id: `seat-${index}-username`, "aria-label": `Seat ${index + 1} username`,
-    placeholder: "username", autocapitalize: "none", spellcheck: "false",
+    id: `seat-${index}-username`,
+    "aria-label": interpolate(gettext("Seat %(n)s username"), { n: index + 1 }),
+    placeholder: gettext("username"), autocapitalize: "none", spellcheck: "false",
   });
   const row = h("li", { class: "seat-row" },
-    h("span", { class: "seat-no" }, `Seat ${index + 1}`), kind, level, username, rating);
+    h("span", { class: "seat-no" }, seatName), kind, level, username, rating);
   const sync = () => {
     level.hidden = kind.value !== "bot";
     username.hidden = kind.value !== "user";
@@ -160,15 +173,17 @@ function createForm(games, ctx) {
   const presetsBox = h("fieldset", { class: "presets", id: "presets" });
   const optionsBox = h("fieldset", { class: "options" });
   const optionsDetails = h("details", { class: "raw-options", id: "raw-options" },
-    h("summary", null, "All options"), optionsBox);
+    h("summary", null, gettext("All options")), optionsBox);
   const seatsBox = h("fieldset", { class: "seats" });
   const rated = h("input", { id: "rated", type: "checkbox", checked: true });
   const clock = h("select", { id: "clock" },
-    h("option", { value: "" }, "No time limit"),
-    HOURS.map((n) => h("option", { value: `h${n}` }, `${plural(n, "hour")} per move`)),
-    DAYS.map((n) => h("option", { value: `d${n}` }, `${plural(n, "day")} per move`)));
+    h("option", { value: "" }, gettext("No time limit")),
+    HOURS.map((n) => h("option", { value: `h${n}` },
+      interpolate(ngettext("%(n)s hour per move", "%(n)s hours per move", n), { n }))),
+    DAYS.map((n) => h("option", { value: `d${n}` },
+      interpolate(ngettext("%(n)s day per move", "%(n)s days per move", n), { n }))));
   const error = h("p", { class: "error", role: "alert", id: "create-error" });
-  const submit = h("button", { type: "submit", class: "primary" }, "Create match");
+  const submit = h("button", { type: "submit", class: "primary" }, gettext("Create match"));
   let fields = [];
   let seats = [];
   let playersInput = null;
@@ -192,7 +207,7 @@ function createForm(games, ctx) {
       seats.push(row);
       ol.append(row.node);
     }
-    clear(seatsBox).append(h("legend", null, "Seats (turn order is the game's)"), ol);
+    clear(seatsBox).append(h("legend", null, gettext("Seats (turn order is the game's)")), ol);
   }
 
   function applyPreset(game, preset) {
@@ -210,16 +225,19 @@ function createForm(games, ctx) {
 
   async function renderGame() {
     const game = games.find((g) => g.slug === gameSelect.value);
-    clear(learnBox).append(`New to ${game.name}? `,
-      link(`/rules/${game.slug}`, `${game.name} rules`), " · ",
-      link(`/tutorial/${game.slug}`, `${game.name} tutorial`));
+    clear(learnBox).append(interpolate(gettext("New to %(game)s?"), { game: game.name }), " ",
+      link(`/rules/${game.slug}`, interpolate(gettext("%(game)s rules"), { game: game.name })),
+      " · ",
+      link(`/tutorial/${game.slug}`,
+        interpolate(gettext("%(game)s tutorial"), { game: game.name })));
     fields = game.options.map((option) => optionField(game.slug, option));
-    put(clear(optionsBox), h("legend", null, `${game.name} options`),
-      fields.length ? fields.map((f) => f.node) : h("p", { class: "muted" }, "No options."));
+    put(clear(optionsBox),
+      h("legend", null, interpolate(gettext("%(game)s options"), { game: game.name })),
+      fields.length ? fields.map((f) => f.node) : h("p", { class: "muted" }, gettext("No options.")));
     const wantedPreset = ctx.query?.get("preset");
     const presets = game.presets || [];
     const first = presets.find((p) => p.key === wantedPreset) || presets[0];
-    put(clear(presetsBox), h("legend", null, "How do you want to play?"),
+    put(clear(presetsBox), h("legend", null, gettext("How do you want to play?")),
       presets.map((preset) => {
         const radioId = `preset-${preset.key}`;
         const radio = h("input", {
@@ -236,22 +254,22 @@ function createForm(games, ctx) {
       Array.from({ length: game.max_players - game.min_players + 1 }, (_, i) => {
         const n = game.min_players + i;
         return h("option", { value: n, selected: n === Math.max(2, game.min_players) },
-          n === 1 ? "1 (solo)" : String(n));
+          n === 1 ? gettext("1 (solo)") : String(n));
       }));
     playersInput.addEventListener("change", renderSeats);
-    clear(playersBox).append(h("label", { for: "players" }, "Players"), playersInput);
+    clear(playersBox).append(h("label", { for: "players" }, gettext("Players")), playersInput);
     applyPreset(game, first);
     await renderSeats();
   }
 
   gameSelect.addEventListener("change", renderGame);
   const node = h("form", { id: "create-form", class: "card" },
-    h("h2", null, "New match"),
+    h("h2", null, gettext("New match")),
     h("div", { class: "row" },
-      h("div", { class: "field" }, h("label", { for: "game" }, "Game"), gameSelect),
+      h("div", { class: "field" }, h("label", { for: "game" }, gettext("Game")), gameSelect),
       playersBox,
-      h("div", { class: "field" }, h("label", { for: "clock" }, "Time per move"), clock),
-      h("div", { class: "field check" }, rated, h("label", { for: "rated" }, "Rated"))),
+      h("div", { class: "field" }, h("label", { for: "clock" }, gettext("Time per move")), clock),
+      h("div", { class: "field check" }, rated, h("label", { for: "rated" }, gettext("Rated")))),
     learnBox, presetsBox, seatsBox, optionsDetails, error, submit);
 
   node.addEventListener("submit", async (event) => {
@@ -289,13 +307,18 @@ function createForm(games, ctx) {
 }
 
 function openList(matches, ctx) {
-  if (!matches.length) return h("p", { class: "muted" }, "No open seats right now.");
+  if (!matches.length) return h("p", { class: "muted" }, gettext("No open seats right now."));
   return h("ul", { class: "plain open-list" }, matches.map((match) => h("li", {
     dataset: { match: match.id },
   },
-  h("strong", null, gameName(match.game)), ` · ${match.players} players · `,
-  `with ${opponents(match).filter((n) => n !== "open seat").join(", ") || "nobody yet"} · `,
-  match.rated ? "rated" : "casual", ` · ${turnSecondsText(match.turn_seconds)} · `,
+  h("strong", null, gameName(match.game)), " · ",
+  interpolate(ngettext("%(n)s player", "%(n)s players", match.players), { n: match.players }),
+  " · ",
+  interpolate(gettext("with %(names)s"), {
+    names: opponents(match).filter((n) => n !== gettext("open seat")).join(", ")
+      || gettext("nobody yet"),
+  }), " · ",
+  match.rated ? gettext("rated") : gettext("casual"), ` · ${turnSecondsText(match.turn_seconds)} · `,
   timeTag(match.created_at), " ",
   h("button", {
     type: "button", class: "primary",
@@ -307,7 +330,7 @@ function openList(matches, ctx) {
         notice(err.message, "error");
       }
     },
-  }, "Join"), " ", link(`/match/${match.id}`, "Look"))));
+  }, gettext("Join")), " ", link(`/match/${match.id}`, gettext("Look")))));
 }
 
 export async function render(main, _params, ctx) {
@@ -316,9 +339,9 @@ export async function render(main, _params, ctx) {
     api.get("/api/matches?scope=open&limit=50", { signal: ctx.signal }),
   ]);
   main.append(
-    h("h1", null, "Lobby"),
+    h("h1", null, gettext("Lobby")),
     h("div", { class: "columns wide-left" },
       createForm(games, ctx),
       h("section", { class: "card", "aria-labelledby": "h-open" },
-        h("h2", { id: "h-open" }, "Open seats"), openList(open.results, ctx))));
+        h("h2", { id: "h-open" }, gettext("Open seats")), openList(open.results, ctx))));
 }

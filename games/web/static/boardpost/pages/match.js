@@ -5,8 +5,9 @@
 import { api, ApiError, live, newKey, request, session } from "../api.js";
 import { gameName, loadGameModule } from "../catalog.js";
 import {
-  clear, deadlineTag, h, link, notice, preserveFocus, timeTag, turnSecondsText,
+  clear, deadlineTag, h, link, notice, preserveFocus, timeTag, turnSecondsText, withTime,
 } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { consistent, goalLine, myTurn, ordinal, statusText } from "../matchinfo.js";
 import { afterMatch } from "../aftermatch.js";
 
@@ -25,11 +26,11 @@ export async function render(main, [id], ctx) {
   const message = h("div", { id: "move-message", class: "move-message", role: "alert" });
   // tabindex -1: where the keyboard focus goes when the focused control is redrawn disabled
   // (a move in flight), so the game's keys keep working.
-  const board = h("section", { id: "board", class: "board-area", "aria-label": "Position",
+  const board = h("section", { id: "board", class: "board-area", "aria-label": gettext("Position"),
     tabindex: "-1" });
   const logList = h("ol", { class: "log", id: "move-log" });
   const logBox = h("section", { class: "log-box", "aria-labelledby": "log-h" },
-    h("h2", { id: "log-h" }, "Moves"), logList);
+    h("h2", { id: "log-h" }, gettext("Moves")), logList);
   const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
     "aria-labelledby": "replay-h" });
   root.append(head, message,
@@ -51,7 +52,8 @@ export async function render(main, [id], ctx) {
     submit: (move) => submit(move),
     rerender: () => renderBoard(),
     say: (text) => say(text),
-    seatName: (seat) => (match.seats[seat]?.player?.username || `Seat ${seat + 1}`),
+    seatName: (seat) => (match.seats[seat]?.player?.username
+      || interpolate(gettext("Seat %(n)s"), { n: seat + 1 })),
     seatIsBot: (seat) => Boolean(match.seats[seat]?.player?.is_bot),
     // The newest move-log entry (its events), for the game to mark the last move.
     get lastEntry() {
@@ -105,9 +107,10 @@ export async function render(main, [id], ctx) {
     } catch (error) {
       if (error.name === "AbortError") return false;
       if (error.code === "illegal_move") {
-        say(`Illegal move: ${error.message}`, error.rule);
+        say(interpolate(gettext("Illegal move: %(message)s"), { message: error.message }),
+          error.rule);
       } else if (error.code === "stale_version") {
-        say("The match moved on meanwhile: here is the new position.", null, "info");
+        say(gettext("The match moved on meanwhile: here is the new position."), null, "info");
         await refresh().catch(() => {});
       } else {
         say(errorText(error));
@@ -125,12 +128,12 @@ export async function render(main, [id], ctx) {
     try {
       const answer = await api.post(`/api/matches/${id}/${what}`, undefined, { signal });
       if (what === "decline") {
-        notice("Invitation declined.");
+        notice(gettext("Invitation declined."));
         ctx.navigate("/");
         return;
       }
       apply(answer);
-      if (what === "resign") notice("You resigned.");
+      if (what === "resign") notice(gettext("You resigned."));
     } catch (error) {
       if (error.name !== "AbortError") say(errorText(error));
     }
@@ -138,7 +141,31 @@ export async function render(main, [id], ctx) {
 
   // ---------------------------------------------------------------- reading
 
-  async function refresh() {
+  // One read of the match at a time. Asked again while one is under way (a live message that
+  // arrives during the read, or while the page's own move is in flight), it reads once more
+  // when that one ends, so the page always ends on a read that began after the newest message.
+  let reading = null;
+  let readAgain = false;
+
+  function refresh() {
+    if (reading) {
+      readAgain = true;
+      return reading;
+    }
+    reading = (async () => {
+      try {
+        do {
+          readAgain = false;
+          await readMatch();
+        } while (readAgain && !signal.aborted);
+      } finally {
+        reading = null;
+      }
+    })();
+    return reading;
+  }
+
+  async function readMatch() {
     const headers = etag ? { "If-None-Match": etag } : {};
     const answer = await request("GET", `/api/matches/${id}`, { headers, signal });
     if (answer.status === 304) return;
@@ -194,19 +221,19 @@ export async function render(main, [id], ctx) {
     root.setAttribute("aria-busy", "false");
     document.title = `${myTurn(m) ? "▶ " : ""}${gameName(m.game)} · Boardpost`;
 
-    const seats = h("ul", { class: "seats plain", "aria-label": "Players" }, m.seats.map((seat) => {
+    const seats = h("ul", { class: "seats plain", "aria-label": gettext("Players") }, m.seats.map((seat) => {
       const acting = m.status === "active" && m.to_act.includes(seat.index);
       const name = seat.player ? link(`/player/${encodeURIComponent(seat.player.username)}`,
-        seat.player.username) : h("em", null, "open seat");
+        seat.player.username) : h("em", null, gettext("open seat"));
       return h("li", { class: ["seat-chip", acting && "acting", seat.index === mySeat && "mine"],
         dataset: { seat: seat.index } },
       h("span", { class: "seat-no" }, `${seat.index + 1}`),
-      acting ? h("span", { class: "to-act", title: "to act" }, "▶ ") : null,
+      acting ? h("span", { class: "to-act", title: gettext("to act") }, "▶ ") : null,
       name,
-      seat.player?.is_bot ? h("span", { class: "tag" }, "bot") : null,
-      seat.index === mySeat ? h("span", { class: "tag you" }, "you") : null,
-      seat.player && !seat.joined ? h("span", { class: "tag" }, "invited") : null,
-      seat.forfeited ? h("span", { class: "tag" }, "left") : null,
+      seat.player?.is_bot ? h("span", { class: "tag" }, gettext("bot")) : null,
+      seat.index === mySeat ? h("span", { class: "tag you" }, gettext("you")) : null,
+      seat.player && !seat.joined ? h("span", { class: "tag" }, gettext("invited")) : null,
+      seat.forfeited ? h("span", { class: "tag" }, gettext("left")) : null,
       seat.rank ? h("span", { class: "tag rank" }, `${ordinal(seat.rank)}`
         + `${seat.score !== null && seat.score !== undefined ? ` · ${seat.score}` : ""}`) : null);
     }));
@@ -214,46 +241,49 @@ export async function render(main, [id], ctx) {
     const actions = h("div", { class: "actions" });
     if (m.status === "open" && m.invitation_pending) {
       actions.append(
-        h("button", { type: "button", class: "primary", onClick: () => matchAction("join") }, "Accept invitation"),
-        h("button", { type: "button", onClick: () => matchAction("decline") }, "Decline"));
+        h("button", { type: "button", class: "primary", onClick: () => matchAction("join") },
+          gettext("Accept invitation")),
+        h("button", { type: "button", onClick: () => matchAction("decline") }, gettext("Decline")));
     } else if (m.status === "open" && !me && m.seats.some((s) => !s.player)) {
       actions.append(h("button", { type: "button", class: "primary", onClick: () => matchAction("join") },
-        "Join this match"));
+        gettext("Join this match")));
     }
     const moved = log.some((entry) => entry.kind === "move");
     if (me && me.joined && RUNNING.has(m.status) && !moved) {
-      actions.append(h("button", { type: "button", onClick: () => matchAction("abort") }, "Abort"));
+      actions.append(h("button", { type: "button", onClick: () => matchAction("abort") },
+        gettext("Abort")));
     }
     if (me && m.status === "active" && !me.forfeited && moved) {
       if (confirmResign) {
-        actions.append(h("span", null, "Resign this match? "),
+        actions.append(h("span", null, gettext("Resign this match?"), " "),
           h("button", { type: "button", class: "danger", onClick: () => {
             confirmResign = false;
             matchAction("resign");
-          } }, "Yes, resign"),
+          } }, gettext("Yes, resign")),
           h("button", { type: "button", onClick: () => {
             confirmResign = false;
             renderHead();
-          } }, "No"));
+          } }, gettext("No")));
       } else {
         actions.append(h("button", { type: "button", onClick: () => {
           confirmResign = true;
           renderHead();
           head.querySelector(".danger")?.focus();
-        } }, "Resign"));
+        } }, gettext("Resign")));
       }
     }
 
     const facts = [
-      m.rated ? "rated" : "casual",
+      m.rated ? gettext("rated") : gettext("casual"),
       turnSecondsText(m.turn_seconds),
-      `${m.players} player${m.players > 1 ? "s" : ""}`,
+      interpolate(ngettext("%(n)s player", "%(n)s players", m.players), { n: m.players }),
     ];
     clear(head).append(
       h("div", { class: "title-row" },
         h("h1", null, gameName(m.game)),
-        h("p", { class: "facts muted" }, facts.join(" · "), " · started ",
-          m.started_at ? timeTag(m.started_at) : "not yet")),
+        h("p", { class: "facts muted" }, facts.join(" · "), " · ",
+          m.started_at ? withTime(gettext("started %(time)s"), m.started_at)
+            : gettext("not started yet"))),
       seats,
       statusLine(m),
       actions,
@@ -279,7 +309,8 @@ export async function render(main, [id], ctx) {
       clear(board);
       if (!match.view) {
         board.append(h("p", { class: "muted" }, match.status === "aborted"
-          ? "This match was called off before it started." : "The match starts once every seat is taken."));
+          ? gettext("This match was called off before it started.")
+          : gettext("The match starts once every seat is taken.")));
         return;
       }
       game.render(board, match, ui);
@@ -288,22 +319,25 @@ export async function render(main, [id], ctx) {
 
   function actorName(entry) {
     if (entry.player) return entry.player.username;
-    if (entry.kind === "system") return "server";
-    return entry.seat !== null ? `Seat ${entry.seat + 1}` : "server";
+    if (entry.kind === "system") return gettext("server");
+    return entry.seat !== null ? interpolate(gettext("Seat %(n)s"), { n: entry.seat + 1 })
+      : gettext("server");
   }
 
   function renderLog() {
     const over = match && !RUNNING.has(match.status);
     clear(logList);
     for (const entry of log) {
-      const text = `${actorName(entry)}: ${game ? game.describe(entry, match) : entry.kind}`;
+      const text = interpolate(gettext("%(who)s: %(move)s"),
+        { who: actorName(entry), move: game ? game.describe(entry, match) : entry.kind });
       logList.append(h("li", { value: entry.seq, dataset: { seq: entry.seq } },
         over ? h("button", {
           type: "button", class: "linkish", onClick: () => replayTo(entry.seq),
-          "aria-label": `Show the position after move ${entry.seq}: ${text}`,
+          "aria-label": interpolate(gettext("Show the position after move %(seq)s: %(move)s"),
+            { seq: entry.seq, move: text }),
         }, text) : text));
     }
-    if (!log.length) logList.append(h("li", { class: "muted" }, "No moves yet."));
+    if (!log.length) logList.append(h("li", { class: "muted" }, gettext("No moves yet.")));
     logList.scrollTop = logList.scrollHeight;
     if (match) {
       renderHead();
@@ -346,7 +380,7 @@ export async function render(main, [id], ctx) {
     const last = match.version;
     const range = h("input", {
       type: "range", id: "replay-seq", min: 0, max: last, value: last, step: 1,
-      "aria-label": "Move number",
+      "aria-label": gettext("Move number"),
     });
     const output = h("output", { id: "replay-position", for: "replay-seq" });
     const image = h("img", { id: "replay-board", alt: "", class: "replay-board" });
@@ -358,13 +392,15 @@ export async function render(main, [id], ctx) {
     after ? h("span", { "aria-hidden": "true" }, ` ${after}`) : null);
     range.addEventListener("input", () => replayTo(Number(range.value)));
     clear(replayBox).append(
-      h("h2", { id: "replay-h" }, "Replay"),
+      h("h2", { id: "replay-h" }, gettext("Replay")),
       h("div", { class: "replay-controls" },
-        button("The starting position", "First", () => 0, "«"),
-        button("The position before", "Previous", () => Math.max(0, replaySeq - 1), "◀"),
+        button(gettext("The starting position"), gettext("First"), () => 0, "«"),
+        button(gettext("The position before"), gettext("Previous"),
+          () => Math.max(0, replaySeq - 1), "◀"),
         range,
-        button("The position after", "Next", () => Math.min(last, replaySeq + 1), "", "▶"),
-        button("The final position", "Last", () => last, "", "»"),
+        button(gettext("The position after"), gettext("Next"),
+          () => Math.min(last, replaySeq + 1), "", "▶"),
+        button(gettext("The final position"), gettext("Last"), () => last, "", "»"),
         output),
       h("figure", null, image, h("figcaption", null, caption)));
     replayBox.hidden = false;
@@ -386,11 +422,14 @@ export async function render(main, [id], ctx) {
     const caption = replayBox.querySelector("#replay-caption");
     const image = replayBox.querySelector("#replay-board");
     range.value = String(seq);
-    output.textContent = seq === 0 ? `Start of ${match.version} moves`
-      : `After move ${seq} of ${match.version}`;
+    output.textContent = seq === 0
+      ? interpolate(ngettext("Start of %(n)s move", "Start of %(n)s moves", match.version),
+        { n: match.version })
+      : interpolate(gettext("After move %(seq)s of %(n)s"), { seq, n: match.version });
     const entry = log.find((e) => e.seq === seq);
-    caption.textContent = entry ? `${seq}. ${actorName(entry)}: ${game.describe(entry, match)}`
-      : "The starting position.";
+    caption.textContent = entry ? `${seq}. ${interpolate(gettext("%(who)s: %(move)s"),
+      { who: actorName(entry), move: game.describe(entry, match) })}`
+      : gettext("The starting position.");
     for (const li of logList.querySelectorAll("li")) {
       li.classList.toggle("replay-here", Number(li.dataset.seq) === seq);
     }
@@ -401,7 +440,8 @@ export async function render(main, [id], ctx) {
       if (replayUrl) URL.revokeObjectURL(replayUrl);
       replayUrl = URL.createObjectURL(blob);
       image.src = replayUrl;
-      image.alt = `The board ${seq === 0 ? "at the start" : `after move ${seq}`}`;
+      image.alt = seq === 0 ? gettext("The board at the start")
+        : interpolate(gettext("The board after move %(seq)s"), { seq });
       image.dataset.seq = String(seq);
       image.hidden = false;
     } catch (error) {
@@ -409,7 +449,8 @@ export async function render(main, [id], ctx) {
       svgMissing = true;
       image.hidden = true;
       caption.after(h("p", { class: "muted" },
-        `Board pictures are not available (${error.message}); the move list shows every move.`));
+        interpolate(gettext("Board pictures are not available (%(error)s); the move list shows "
+          + "every move."), { error: error.message })));
     }
   }
 
@@ -419,7 +460,8 @@ export async function render(main, [id], ctx) {
     await refresh();
   } catch (error) {
     if (error.status === 404) {
-      root.append(h("p", { class: "error" }, "No such match, or it is private to its players."));
+      root.append(h("p", { class: "error" },
+        gettext("No such match, or it is private to its players.")));
       root.setAttribute("aria-busy", "false");
       return undefined;
     }
@@ -433,11 +475,9 @@ export async function render(main, [id], ctx) {
   if (!RUNNING.has(match.status)) {
     setUpReplay();
   } else {
-    // Long-polls for now: a match stream's message can arrive while the page's own move is in
-    // flight, and the page then misses the reply until its next message; a long-poll answers
-    // again within its wait and so catches up.
+    // The match's stream, falling back to long-polls where streams do not get through.
     live({
-      stream: null,
+      stream: (cursor) => `/api/matches/${id}/stream?after=${cursor}`,
       poll: (cursor, wait) => `/api/matches/${id}/events?after=${cursor}&wait=${wait}`,
     }, after,
       async (answer) => {

@@ -3,18 +3,19 @@
 
 import { api, request } from "../api.js";
 import { clear, h, notice } from "../dom.js";
+import { LOCALE, gettext, interpolate } from "../i18n.js";
 import * as push from "../push.js";
 
 const KINDS = [
-  ["your_turn", "Your turn"],
-  ["deadline_soon", "A deadline soon"],
-  ["invited", "An invitation"],
-  ["match_finished", "A match finished (with the rating change)"],
+  ["your_turn", gettext("Your turn")],
+  ["deadline_soon", gettext("A deadline soon")],
+  ["invited", gettext("An invitation")],
+  ["match_finished", gettext("A match finished (with the rating change)")],
 ];
 
 export async function render(main, _params, ctx) {
   const box = h("div", { id: "notification-settings" });
-  main.append(h("h1", null, "Notifications"), box);
+  main.append(h("h1", null, gettext("Notifications")), box);
   const say = (text, kind = "info") => box.prepend(notice(text, kind));
 
   async function draw() {
@@ -30,14 +31,16 @@ export async function render(main, _params, ctx) {
 
   function devicePart(settings, devices, mine) {
     const part = h("section", { "aria-labelledby": "push-heading" },
-      h("h2", { id: "push-heading" }, "This device and your other devices"));
+      h("h2", { id: "push-heading" }, gettext("This device and your other devices")));
     if (!settings.push_available) {
-      part.append(h("p", { class: "muted" }, "This server does not send push notifications."));
+      part.append(h("p", { class: "muted" }, gettext("This server does not send push notifications.")));
     } else if (!push.supported()) {
-      part.append(h("p", { class: "muted" }, "This browser cannot receive push notifications."));
+      part.append(h("p", { class: "muted" },
+        gettext("This browser cannot receive push notifications.")));
     } else if (!mine) {
       const name = h("input", { id: "device-name", value: guessName(), maxlength: 100 });
-      part.append(h("p", null, h("label", { for: "device-name" }, "Name of this device "), name),
+      part.append(h("p", null, h("label", { for: "device-name" }, gettext("Name of this device")),
+        " ", name),
         h("button", { type: "button", id: "push-enable", onClick: async () => {
           try {
             await push.enable(name.value.trim());
@@ -45,28 +48,31 @@ export async function render(main, _params, ctx) {
           } catch (error) {
             say(error.message, "error");
           }
-        } }, "Notify me on this device"));
+        } }, gettext("Notify me on this device")));
     } else {
-      part.append(h("p", null, "This device receives push notifications. ",
+      part.append(h("p", null, gettext("This device receives push notifications."), " ",
         h("button", { type: "button", id: "push-disable", onClick: async () => {
           // The push service forgets it; the server removes it at its next push (410).
           await push.disable(null);
           await draw();
-        } }, "Stop on this device")));
+        } }, gettext("Stop on this device"))));
     }
     const list = h("ul", { class: "devices" });
     for (const device of devices) {
       list.append(h("li", null,
-        `${device.name || "Unnamed device"} (${device.endpoint_host})`,
-        device.last_used_at ? h("span", { class: "muted" }, ` last used ${device.last_used_at.slice(0, 10)}`) : "",
+        `${device.name || gettext("Unnamed device")} (${device.endpoint_host})`,
+        device.last_used_at ? h("span", { class: "muted" }, " ",
+          interpolate(gettext("last used %(date)s"), {
+            date: new Date(device.last_used_at).toLocaleDateString(LOCALE, { dateStyle: "medium" }),
+          })) : "",
         " ",
         h("button", { type: "button", class: "linkish", onClick: async () => {
           await api.del(`/api/me/push-subscriptions/${device.id}`);
           await draw();
-        } }, "Remove")));
+        } }, gettext("Remove"))));
     }
     if (devices.length) part.append(list);
-    else part.append(h("p", { class: "muted" }, "No device receives push notifications yet."));
+    else part.append(h("p", { class: "muted" }, gettext("No device receives push notifications yet.")));
     return part;
   }
 
@@ -81,21 +87,24 @@ export async function render(main, _params, ctx) {
     const rows = KINDS.map(([kind, label]) => h("tr", null,
       h("th", { scope: "row" }, label),
       ...["push", "email"].map((channel) => h("td", null, h("input", {
-        type: "checkbox", "aria-label": `${label} by ${channel}`, "data-kind": kind,
+        type: "checkbox", "data-kind": kind,
+        "aria-label": interpolate(channel === "push" ? gettext("%(kind)s by push")
+          : gettext("%(kind)s by email"), { kind: label }),
         "data-channel": channel, checked: settings.preferences[kind][channel],
         onChange: (event) => save({ preferences: { [kind]: { [channel]: event.target.checked } } }),
       })))));
     return h("section", { "aria-labelledby": "pref-heading" },
-      h("h2", { id: "pref-heading" }, "What to tell you"),
+      h("h2", { id: "pref-heading" }, gettext("What to tell you")),
       h("table", { class: "list" },
-        h("thead", null, h("tr", null, ["", "Push", "Email"].map((t) => h("th", { scope: "col" }, t || h("span", { class: "sr-only" }, "Kind"))))),
+        h("thead", null, h("tr", null, ["", gettext("Push"), gettext("Email")].map((t) => h("th",
+          { scope: "col" }, t || h("span", { class: "sr-only" }, gettext("Kind")))))),
         h("tbody", null, rows)),
       h("p", null, h("label", null, h("input", {
         type: "checkbox", id: "email-digest", checked: settings.email_digest,
         onChange: (event) => save({ email_digest: event.target.checked }),
-      }), " One daily email digest instead of one email each")),
+      }), " ", gettext("One daily email digest instead of one email each"))),
       digestTime(settings, save),
-      h("p", { class: "muted" }, "Nothing is sent about a match you are watching here."));
+      h("p", { class: "muted" }, gettext("Nothing is sent about a match you are watching here.")));
   }
 
   function digestTime(settings, save) {
@@ -103,38 +112,41 @@ export async function render(main, _params, ctx) {
       id: "digest-hour", onChange: (event) => save({ digest_hour: Number(event.target.value) }),
     }, Array.from({ length: 24 }, (_, hour) => h("option", {
       value: String(hour), selected: hour === settings.digest_hour,
-    }, `${String(hour).padStart(2, "0")}:00`)));
+    }, new Date(Date.UTC(2000, 0, 1, hour)).toLocaleTimeString(LOCALE,
+      { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" }))));
     const zones = timeZones(settings.time_zone);
     const zone = h("select", {
       id: "time-zone", onChange: (event) => save({ time_zone: event.target.value }),
     }, zones.map((name) => h("option", { value: name, selected: name === settings.time_zone }, name)));
-    return h("p", null, h("label", { for: "digest-hour" }, "The digest comes at "), hours, " ",
-      h("label", { for: "time-zone" }, "in the time zone "), zone);
+    return h("p", null, h("label", { for: "digest-hour" }, gettext("The digest comes at")), " ",
+      hours, " ", h("label", { for: "time-zone" }, gettext("in the time zone")), " ", zone);
   }
 
   function emailPart(settings) {
     const input = h("input", { type: "email", id: "email", value: settings.email, maxlength: 254 });
     const status = settings.email
-      ? (settings.email_verified ? "verified" : "not verified yet: follow the link we mailed you")
-      : "no address";
+      ? (settings.email_verified ? gettext("verified")
+        : gettext("not verified yet: follow the link we mailed you"))
+      : gettext("no address");
     return h("section", { "aria-labelledby": "email-heading" },
-      h("h2", { id: "email-heading" }, "Email"),
+      h("h2", { id: "email-heading" }, gettext("Email")),
       h("form", { onSubmit: async (event) => {
         event.preventDefault();
         try {
           await request("PUT", "/api/me/email", { body: { email: input.value.trim() } });
           await draw();
-          if (input.value.trim()) say("We mailed you a link to confirm the address.");
+          if (input.value.trim()) say(gettext("We mailed you a link to confirm the address."));
         } catch (error) {
           say(error.message, "error");
         }
-      } }, h("label", { for: "email" }, "Address "), input, " ",
-      h("button", { type: "submit" }, "Save")),
-      h("p", { class: "muted", id: "email-status" }, `Status: ${status}.`),
+      } }, h("label", { for: "email" }, gettext("Address")), " ", input, " ",
+      h("button", { type: "submit" }, gettext("Save"))),
+      h("p", { class: "muted", id: "email-status" },
+        interpolate(gettext("Status: %(status)s."), { status })),
       settings.email && !settings.email_verified ? h("button", { type: "button", onClick: async () => {
         await api.post("/api/me/email/verification");
-        say("We mailed you the link again.");
-      } }, "Send the link again") : "");
+        say(gettext("We mailed you the link again."));
+      } }, gettext("Send the link again")) : "");
   }
 
   await draw();
@@ -149,8 +161,8 @@ function timeZones(current) {
 function guessName() {
   const agent = navigator.userAgent;
   const browser = /Firefox/.test(agent) ? "Firefox" : /Edg\//.test(agent) ? "Edge"
-    : /Chrome/.test(agent) ? "Chrome" : /Safari/.test(agent) ? "Safari" : "Browser";
+    : /Chrome/.test(agent) ? "Chrome" : /Safari/.test(agent) ? "Safari" : gettext("Browser");
   const system = /Android/.test(agent) ? "Android" : /iPhone|iPad/.test(agent) ? "iOS"
     : /Mac/.test(agent) ? "Mac" : /Windows/.test(agent) ? "Windows" : /Linux/.test(agent) ? "Linux" : "";
-  return system ? `${browser} on ${system}` : browser;
+  return system ? interpolate(gettext("%(browser)s on %(system)s"), { browser, system }) : browser;
 }

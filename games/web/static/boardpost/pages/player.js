@@ -3,6 +3,7 @@
 import { allPages, api, request, session } from "../api.js";
 import { gameName } from "../catalog.js";
 import { dateTime, h, link, put } from "../dom.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { ordinal } from "../matchinfo.js";
 import { ratingChart } from "../chart.js";
 
@@ -13,19 +14,24 @@ function historySection(username, rating, changes) {
     dataset: { game: rating.game } },
   h("h2", { id: `h-${rating.game}` }, gameName(rating.game), " ",
     h("span", { class: "rating-big" }, String(rating.rating)),
-    rating.provisional ? h("span", { class: "tag", title: "Few games yet: the rating is still uncertain" },
-      "provisional") : null),
-  h("p", { class: "muted" }, `${rating.games_played} rated match${rating.games_played === 1 ? "" : "es"}`
-    + ` · μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)} · `,
-  link(`/leaderboards/${rating.game}`, "leaderboard")),
-  ratingChart(points.length > 1 ? points : [], { label: `${gameName(rating.game)} rating history` }),
-  changes.length ? h("details", null, h("summary", null, "Every change"),
+    rating.provisional ? h("span", {
+      class: "tag", title: gettext("Few games yet: the rating is still uncertain"),
+    }, gettext("provisional")) : null),
+  h("p", { class: "muted" }, interpolate(ngettext("%(n)s rated match", "%(n)s rated matches",
+    rating.games_played), { n: rating.games_played }),
+  ` · μ ${formatNumber(rating.mu, { minimumFractionDigits: 2, maximumFractionDigits: 2 })}, `
+    + `σ ${formatNumber(rating.sigma, { minimumFractionDigits: 2, maximumFractionDigits: 2 })} · `,
+  link(`/leaderboards/${rating.game}`, gettext("leaderboard"))),
+  ratingChart(points.length > 1 ? points : [], {
+    label: interpolate(gettext("%(game)s rating history"), { game: gameName(rating.game) }),
+  }),
+  changes.length ? h("details", null, h("summary", null, gettext("Every change")),
     h("table", { class: "list" },
-      h("thead", null, h("tr", null, ["When", "Match", "Place", "Before", "After"]
-        .map((t) => h("th", { scope: "col" }, t)))),
+      h("thead", null, h("tr", null, [gettext("When"), gettext("Match"), gettext("Place"),
+        gettext("Before"), gettext("After")].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", null, changes.map((c) => h("tr", null,
         h("td", null, dateTime(c.at)),
-        h("td", null, link(`/match/${c.match}`, "replay")),
+        h("td", null, link(`/match/${c.match}`, gettext("replay"))),
         h("td", null, ordinal(c.rank)),
         h("td", null, String(c.rating_before)),
         h("td", null, `${c.rating_after} (${c.rating_after >= c.rating_before ? "+" : ""}`
@@ -45,8 +51,8 @@ async function privacySection(signal) {
       const saved = (await request("PATCH", "/api/me/settings",
         { body: { matches_private: box.checked } })).data;
       box.checked = saved.matches_private;
-      status.textContent = saved.matches_private ? "Your matches are private now."
-        : "Your finished matches are public now.";
+      status.textContent = saved.matches_private ? gettext("Your matches are private now.")
+        : gettext("Your finished matches are public now.");
     } catch (error) {
       box.checked = !box.checked;
       status.textContent = error.message;
@@ -55,12 +61,12 @@ async function privacySection(signal) {
     }
   });
   return h("section", { class: "card", "aria-labelledby": "privacy-h", id: "privacy" },
-    h("h2", { id: "privacy-h" }, "Privacy"),
+    h("h2", { id: "privacy-h" }, gettext("Privacy")),
     h("div", { class: "field checkbox" }, box,
-      h("label", { for: "matches-private" }, "Keep my matches private"), " ", status),
+      h("label", { for: "matches-private" }, gettext("Keep my matches private")), " ", status),
     h("small", { id: "matches-private-hint" },
-      "Private matches, finished ones included, are seen only by their players: not by "
-      + "other players nor by visitors who are not signed in."));
+      gettext("Private matches, finished ones included, are seen only by their players: not by "
+        + "other players nor by visitors who are not signed in.")));
 }
 
 export async function render(main, [username], ctx) {
@@ -70,24 +76,26 @@ export async function render(main, [username], ctx) {
     `/api/players/${encodeURIComponent(username)}/ratings/${rating.game}/history?limit=200`,
     1000, signal)));
   put(main,
-    h("h1", null, player.username, player.is_bot ? h("span", { class: "tag" }, "bot") : null,
-      player.is_guest ? h("span", { class: "tag" }, "guest") : null),
+    h("h1", null, player.username,
+      player.is_bot ? h("span", { class: "tag" }, gettext("bot")) : null,
+      player.is_guest ? h("span", { class: "tag" }, gettext("guest")) : null),
     h("p", { class: "muted" }, player.is_bot
-      ? `${gameName(player.bot_game)} bot, level ${player.bot_level}`
-      : `${player.is_guest ? "Playing as a guest since" : "Playing since"} `
-        + `${dateTime(player.date_joined)}`),
+      ? interpolate(gettext("%(game)s bot, level %(level)s"),
+        { game: gameName(player.bot_game), level: player.bot_level })
+      : interpolate(player.is_guest ? gettext("Playing as a guest since %(date)s")
+        : gettext("Playing since %(date)s"), { date: dateTime(player.date_joined) })),
     h("table", { class: "list ratings", id: "ratings" },
-      h("caption", null, "Current ratings"),
-      h("thead", null, h("tr", null, ["Game", "Rating", "Rated matches", ""]
-        .map((t) => h("th", { scope: "col" }, t || h("span", { class: "sr-only" }, "Links"))))),
+      h("caption", null, gettext("Current ratings")),
+      h("thead", null, h("tr", null, [gettext("Game"), gettext("Rating"), gettext("Rated matches"), ""]
+        .map((t) => h("th", { scope: "col" }, t || h("span", { class: "sr-only" }, gettext("Links")))))),
       h("tbody", null, player.ratings.length ? player.ratings.map((r) => h("tr", {
         dataset: { game: r.game },
       },
       h("th", { scope: "row" }, gameName(r.game)),
       h("td", { class: "rating" }, String(r.rating)),
       h("td", null, String(r.games_played)),
-      h("td", null, r.provisional ? "provisional" : ""))) : h("tr", null,
-        h("td", { colspan: 4, class: "muted" }, "No rated matches yet.")))),
+      h("td", null, r.provisional ? gettext("provisional") : ""))) : h("tr", null,
+        h("td", { colspan: 4, class: "muted" }, gettext("No rated matches yet."))))),
     player.ratings.map((rating, i) => historySection(username, rating, histories[i])),
   );
   if (session.token && session.username === player.username && !player.is_guest) {

@@ -7,6 +7,12 @@
 import { api } from "../api.js";
 import { loadGameModule } from "../catalog.js";
 import { clear, h, link, preserveFocus } from "../dom.js";
+import { formatList, gettext, interpolate } from "../i18n.js";
+
+const ACTIONS = {
+  flip: gettext("flip"), return: gettext("return"), recycle: gettext("recycle"),
+  end_turn: gettext("end the turn"),
+};
 
 /** A move as comparable text: object keys sorted, a list of cells sorted. */
 export function canonical(move) {
@@ -23,17 +29,24 @@ export function canonical(move) {
 }
 
 function describeMove(move) {
-  if (move.take) return `take ${move.take.map(([r, c]) => `${"ABCDEFGHI"[c]}${r + 1}`).join(" and ")}`;
-  if (move.action === "place") return `place on stack ${move.stack + 1}`;
-  if (move.action) return move.action.replace("_", " ");
-  if (move.card) return `card #${move.card} on the marked square`;
-  return "the suggested move";
+  if (move.take) {
+    return interpolate(gettext("take %(cells)s"),
+      { cells: formatList(move.take.map(([r, c]) => `${"ABCDEFGHI"[c]}${r + 1}`)) });
+  }
+  if (move.action === "place") {
+    return interpolate(gettext("place on stack %(stack)s"), { stack: move.stack + 1 });
+  }
+  if (move.action) return ACTIONS[move.action] || move.action.replace("_", " ");
+  if (move.card) {
+    return interpolate(gettext("place card #%(card)s on the marked square"), { card: move.card });
+  }
+  return gettext("play the suggested move");
 }
 
 export async function render(main, [slug], ctx) {
   const script = await api.get(`/api/games/${slug}/tutorial`, { signal: ctx.signal });
   const game = await loadGameModule(slug);
-  document.title = `${script.name} tutorial · Boardpost`;
+  document.title = interpolate(gettext("%(game)s tutorial · Boardpost"), { game: script.name });
   const total = script.steps.length;
   let index = 0;
   let busy = false;
@@ -43,12 +56,13 @@ export async function render(main, [slug], ctx) {
   const explain = h("div", { class: "tutorial-explain", id: "tutorial-explain", role: "status",
     "aria-live": "polite" });
   const message = h("div", { id: "move-message", class: "move-message", role: "alert" });
-  const board = h("section", { id: "board", class: "board-area", "aria-label": "Position" });
+  const board = h("section", { id: "board", class: "board-area", "aria-label": gettext("Position") });
   const root = h("article", { class: "tutorial match", id: "tutorial", dataset: { game: slug } },
-    h("h1", null, `${script.name} tutorial`),
+    h("h1", null, interpolate(gettext("%(game)s tutorial"), { game: script.name })),
     h("p", { class: "tutorial-intro" }, script.intro),
     progress, explain, message, board,
-    h("p", { class: "learn-actions" }, link(`/rules/${slug}`, `Read the ${script.name} rules`)));
+    h("p", { class: "learn-actions" }, link(`/rules/${slug}`,
+      interpolate(gettext("Read the %(game)s rules"), { game: script.name }))));
   clear(main).append(root);
 
   const ui = {
@@ -59,13 +73,13 @@ export async function render(main, [slug], ctx) {
     submit: async (move) => submit(move),
     rerender: () => draw(),
     say: (text) => say(text),
-    seatName: (seat) => script.names[seat] || `Seat ${seat + 1}`,
+    seatName: (seat) => script.names[seat] || interpolate(gettext("Seat %(n)s"), { n: seat + 1 }),
     // The match page's other helpers (see catalog.js); the tutor plays a script, like a bot,
     // and the tutorial keeps no move log.
     seatIsBot: (seat) => seat !== script.seat,
     lastEntry: null,
     lastEvent: () => null,
-    boardPicture: () => Promise.reject(new Error("No picture in the tutorial.")),
+    boardPicture: () => Promise.reject(new Error(gettext("No picture in the tutorial."))),
   };
 
   function say(text, kind = "error") {
@@ -94,7 +108,8 @@ export async function render(main, [slug], ctx) {
     match = matchFor(step.view, step.legal_moves);
     game.onNewVersion(ui, match);
     root.dataset.step = String(index + 1);
-    progress.textContent = `Step ${index + 1} of ${total}`;
+    progress.textContent = interpolate(gettext("Step %(step)s of %(total)s"),
+      { step: index + 1, total });
     clear(explain).append(...[before ? h("p", { class: "done" }, before) : null,
       h("p", { class: "todo" }, step.text)].filter(Boolean));
     draw();
@@ -104,11 +119,11 @@ export async function render(main, [slug], ctx) {
     match = matchFor(script.final_view, null);
     game.onNewVersion(ui, match);
     root.dataset.step = "done";
-    progress.textContent = "Tutorial complete";
+    progress.textContent = gettext("Tutorial complete");
     clear(explain).append(h("p", { class: "done" }, before), h("p", null, script.end),
       h("p", { class: "learn-actions" },
-        link(`/lobby?game=${slug}&preset=first_game`, "Play a first game against a bot"),
-        " · ", link(`/rules/${slug}`, "Read the full rules")));
+        link(`/lobby?game=${slug}&preset=first_game`, gettext("Play a first game against a bot")),
+        " · ", link(`/rules/${slug}`, gettext("Read the full rules"))));
     draw();
   }
 
@@ -116,7 +131,8 @@ export async function render(main, [slug], ctx) {
     if (busy || !match?.legal_moves) return false;
     const step = script.steps[index];
     if (canonical(move) !== canonical(step.move)) {
-      say(`Not quite: this step asks you to ${describeMove(step.move)}.`);
+      say(interpolate(gettext("Not quite: this step asks you to %(move)s."),
+        { move: describeMove(step.move) }));
       return false;
     }
     say("");
