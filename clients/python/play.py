@@ -1,6 +1,7 @@
-"""A client author's check: play a complete match of every game against a level-1 bot through
-a client generated from docs/openapi.yaml by openapi-python-client, using only its typed models
-(no raw dicts), and type-checked with ``mypy --strict``.
+"""A client author's check: play a complete match of every game against a bot (level 2 in the
+Nimble race, level 1 otherwise) through a client generated from docs/openapi.yaml by
+openapi-python-client, using only its typed models (no raw dicts), and type-checked with
+``mypy --strict``.
 
     make clients          # generates var/clients/python/boardpost_client, type-checks, plays
     python clients/python/play.py http://127.0.0.1:8000   # against a running server
@@ -52,6 +53,7 @@ from boardpost_client.models import (
     NimbleMatchCreateRequestGame,
     NimbleMatchDetail,
     NimblePlace,
+    NimbleViewMode,
     RegisterRequest,
     SeatInputKindEnum,
     SeatInputRequest,
@@ -77,10 +79,10 @@ class Scenario:
     request: Callable[[], CreateRequest]
 
 
-def _seats(bot: bool) -> list[SeatInputRequest]:
+def _seats(bot: bool, level: int = 1) -> list[SeatInputRequest]:
     seats = [SeatInputRequest(kind=SeatInputKindEnum.ME)]
     if bot:
-        seats.append(SeatInputRequest(kind=SeatInputKindEnum.BOT, level=1))
+        seats.append(SeatInputRequest(kind=SeatInputKindEnum.BOT, level=level))
     return seats
 
 
@@ -92,7 +94,7 @@ SCENARIOS = [
         game=NimbleMatchCreateRequestGame.NIMBLE, seats=_seats(True), rated=False,
         config=NimbleConfig(mode=NimbleConfigMode.TURNS))),
     Scenario("nimble race", lambda: NimbleMatchCreateRequest(
-        game=NimbleMatchCreateRequestGame.NIMBLE, seats=_seats(True), rated=False,
+        game=NimbleMatchCreateRequestGame.NIMBLE, seats=_seats(True, level=2), rated=False,
         config=NimbleConfig(mode=NimbleConfigMode.RACE))),
     Scenario("nimalia 2 players", lambda: NimaliaMatchCreateRequest(
         game=NimaliaMatchCreateRequestGame.NIMALIA, seats=_seats(True), rated=False,
@@ -140,6 +142,26 @@ def nimalia_move(detail: NimaliaMatchDetail) -> Move:
     row, col = legal.anchors[0]
     return NimaliaPlace(card=legal.cards[0], row=row, col=col,
                         rotation=NimaliaPlaceRotation(legal.rotations[0]))
+
+
+@dataclass
+class RaceWatch:
+    """Race mode: a player who has seen every card they hold since the stacks last changed will
+    find nothing new to place by going on, so the client waits for another player instead of
+    cycling through its cards (the other player, a bot, acts every few seconds)."""
+
+    placed: int = -1  # cards on the stacks when the client last looked
+    idle: int = 0  # the client's hand actions since then
+
+    def must_wait(self, detail: NimbleMatchDetail) -> bool:
+        view = detail.view
+        if view is None or view.mode != NimbleViewMode.RACE or not isinstance(view.you, int):
+            return False
+        placed = sum(stack.height for stack in view.stacks)
+        if placed != self.placed:
+            self.placed, self.idle = placed, 0
+        # Flipping the whole Set, recycling and flipping again shows every card once.
+        return self.idle > view.seats[view.you].cards_left + 1
 
 
 def choose(detail: Detail) -> Move:
@@ -199,20 +221,25 @@ def play(client: AuthenticatedClient, scenario: Scenario) -> str:
     if created is None or isinstance(created, Error):
         raise PlayError(f"{scenario.name}: create: {created!r}")
     detail: Detail = created
-    moves, waited_since = 0, time.monotonic()
+    moves, waited_since, race = 0, time.monotonic(), RaceWatch()
     for _ in range(MAX_STEPS):
         if detail.status != StatusEnum.ACTIVE:
             return describe(scenario, detail, moves)
-        if not detail.is_your_turn:
+        waiting = isinstance(detail, NimbleMatchDetail) and race.must_wait(detail)
+        if waiting or not detail.is_your_turn:
             if time.monotonic() - waited_since > WAIT_SECONDS:
                 raise PlayError(f"{scenario.name}: the bot or the server never moved")
             wait_for_news(client, detail.id, detail.version)
-            detail = detail_of(client, detail.id)
+            version, detail = detail.version, detail_of(client, detail.id)
+            if detail.version != version:
+                waited_since = time.monotonic()
             continue
+        move = choose(detail)
         answer = matches_moves_submit.sync(detail.id, client=client, body=MoveInputRequest(
-            move=choose(detail), expected_version=detail.version))
+            move=move, expected_version=detail.version))
         if isinstance(answer, MoveResult):
             detail, moves, waited_since = answer.match, moves + 1, time.monotonic()
+            race.idle += isinstance(move, NimbleHandAction)
         elif throttled(answer) or isinstance(answer, Error) and answer.code in (
                 "stale_version", "not_your_turn", "game_over"):
             detail = detail_of(client, detail.id)  # a race: the bot moved first

@@ -1,7 +1,7 @@
 """Generated clients that play: a Python client generated from the committed schema by
 openapi-python-client, with a play script that uses only its typed models, passes
 ``mypy --strict`` and plays a complete match of every game (Nimble in both modes, Nimalia with
-2 players and solo) against a level-1 bot through a live server and a Celery worker. (The
+2 players and solo) against a bot through a live server and a Celery worker. (The
 TypeScript check is ``make clients``: it needs npm.)"""
 
 from __future__ import annotations
