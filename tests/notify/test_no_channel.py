@@ -18,6 +18,7 @@ from tests.notify.helpers import (
     after_the_grace,
     entries,
     play,
+    registered_device,
     start,
     until_turn_of,
     verified,
@@ -29,13 +30,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("sweep_timing")]
 def _notify_tasks(calls) -> list[list[int]]:
     return [call.args[1][0] for call in calls.call_args_list
             if call.args[0] == scheduling.NOTIFY_DELIVER]
-
-
-def _device(push_service, user):
-    device = push_service.device()
-    services.push_subscription_register(user=user, endpoint=device.endpoint,
-                                        p256dh=device.p256dh, auth=device.as_json()["keys"]["auth"])
-    return device
 
 
 def test_a_move_queues_no_notification_task_for_a_player_with_nowhere_to_be_told(
@@ -52,7 +46,7 @@ def test_a_move_queues_no_notification_task_for_a_player_with_nowhere_to_be_told
 def test_a_move_queues_the_task_when_the_next_player_can_be_told(
         push_service, alice, bob, channel, django_capture_on_commit_callbacks):
     if channel == "push":
-        _device(push_service, bob)
+        registered_device(push_service, bob)
     else:
         verified(bob)
     match = until_turn_of(start("nibble", [alice, bob]), [alice, bob], alice)
@@ -70,7 +64,7 @@ def test_the_sweep_does_not_deliver_entries_from_before_the_device(
     with django_capture_on_commit_callbacks(execute=True):
         play(match, [alice, bob])  # bob's turn, while bob has nowhere to be told
     old = entries(bob, UserEvent.Type.YOUR_TURN)[-1]
-    device = _device(push_service, bob)  # added afterwards
+    device = registered_device(push_service, bob)  # added afterwards
     with mock.patch.object(timezone, "now", return_value=after_the_grace()):
         result = services.sweep()
     assert result["lost"] == 0
@@ -81,7 +75,7 @@ def test_the_sweep_does_not_deliver_entries_from_before_the_device(
 def test_the_sweep_still_delivers_a_lost_task_of_a_player_who_had_a_device(
         push_service, alice, bob):
     services.sweep()
-    device = _device(push_service, bob)
+    device = registered_device(push_service, bob)
     match = until_turn_of(start("nibble", [alice, bob]), [alice, bob], alice)
     # The task's message is lost (no on-commit callback runs here).
     play(match, [alice, bob])

@@ -24,6 +24,7 @@ from tests.notify.helpers import (
     SWEEP_GRACE,
     after_the_grace,
     entries,
+    registered_device,
     start,
     until_turn_of,
     verified,
@@ -48,17 +49,10 @@ def broker_down():
         celery_app.conf.task_always_eager = saved
 
 
-def _device(push_service, user):
-    device = push_service.device()
-    services.push_subscription_register(user=user, endpoint=device.endpoint,
-                                        p256dh=device.p256dh, auth=device.as_json()["keys"]["auth"])
-    return device
-
-
 def test_entries_whose_task_was_lost_are_delivered_once_the_broker_is_back(
         push_service, smtp, alice, bob, django_capture_on_commit_callbacks):
     services.sweep()  # the cursor starts here: entries from before are not this test's
-    device = _device(push_service, alice)
+    device = registered_device(push_service, alice)
     verified(alice)
     with broker_down() as publish, django_capture_on_commit_callbacks(execute=True):
         match = until_turn_of(start("nibble", [bob, alice]), [bob, alice], alice)
@@ -93,7 +87,7 @@ def test_entries_whose_task_was_lost_are_delivered_once_the_broker_is_back(
 def test_an_entry_whose_task_ran_is_not_sent_again_by_the_sweep(
         push_service, alice, bob, django_capture_on_commit_callbacks):
     services.sweep()
-    device = _device(push_service, alice)
+    device = registered_device(push_service, alice)
     with django_capture_on_commit_callbacks(execute=True):
         until_turn_of(start("nibble", [bob, alice]), [bob, alice], alice)
     pushed = len(push_service.for_device(device))
@@ -106,7 +100,7 @@ def test_an_entry_whose_task_ran_is_not_sent_again_by_the_sweep(
 
 def test_entries_past_the_lookback_and_other_types_are_left(push_service, alice):
     services.sweep()
-    device = _device(push_service, alice)
+    device = registered_device(push_service, alice)
     with broker_down():
         for by in ("old", "new"):
             notify(user_ids=[alice.id], type=UserEvent.Type.INVITED, game="nibble", by=by)
@@ -122,7 +116,7 @@ def test_entries_past_the_lookback_and_other_types_are_left(push_service, alice)
 
 def test_deliveries_left_sending_by_a_dead_worker_are_tried_again(push_service, alice):
     services.sweep()
-    device = _device(push_service, alice)
+    device = registered_device(push_service, alice)
     notify(user_ids=[alice.id], type=UserEvent.Type.DEADLINE_SOON, game="nibble")
     entry = entries(alice)[-1]
     # A worker claimed it and died before sending.
