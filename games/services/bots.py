@@ -30,8 +30,8 @@ LEVELS = (1, 2, 3, 4)
 STRENGTH: dict[tuple[str, int], str] = {
     ("nibble", 4): gettext_noop("About 0.28 s a move; beat level 3 in 109 of 136 arena games "
                                 "(80.1%)."),
-    ("nimble", 4): gettext_noop("About 31 ms a move; beat level 3 in 121.5 of 200 arena "
-                                "games, a draw counting half (60.8%)."),
+    ("nimble", 4): gettext_noop("About 0.38 s a move; beat level 3 in 137.5 of 200 arena "
+                                "games, a draw counting half (68.8%)."),
     ("nimalia", 4): gettext_noop("About 0.35 s a move; beat level 3 in 132 of 200 arena games "
                                  "(66.0%)."),
 }

@@ -6,6 +6,7 @@ not here."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 import time
 
@@ -15,6 +16,7 @@ from games.catalog import game as game_spec
 from games.kit.arena import play_match, run_arena
 from games.kit.protocol import apply_checked, events_for
 from games.nimble.bots import (
+    LEVEL4_BUDGET,
     NIMBLE_POLICIES,
     PlanBudget,
     candidate_moves,
@@ -23,8 +25,11 @@ from games.nimble.bots import (
     make_memory_policy,
     plan_move,
     race_stalled,
+    use_deep,
 )
+from games.nimble.bots.deep import _TurnSearch, deep_values, score_two, turn_key, turn_moves
 from games.nimble.bots.memory import reconstruct, start_counts, world_from_memory
+from games.nimble.bots.plan import finish_turn, own_moves, score
 from games.nimble.bots.sim import (
     END,
     FLIP,
@@ -475,3 +480,122 @@ def test_smoke_arena():
         levels = {seat: 3 if seat % 2 else 2 for seat in range(players)}
         outcome = play_match("nimble", levels, f"smoke-{players}", {"mode": mode})
         assert outcome is not None
+
+
+# --------------------------------------------------------------------------- level 4
+
+
+def _known_positions(count: int) -> list:
+    """Two-player turn positions in which the seat to act knows every card of both seats."""
+    found = []
+    for k in range(8):
+        for state, seat, history in playout(2, "turns", f"known-{k}", 300, every=2):
+            memory = reconstruct(E.view(state, seat), history)
+            if memory is not None and all(memory.fully_known(s) for s in range(2)):
+                found.append((state, seat, history))
+        if len(found) >= count:
+            break
+    return found[:count]
+
+
+def test_level_4_searches_whole_turns_once_every_card_is_known():
+    uncapped = dataclasses.replace(LEVEL4_BUDGET, max_seconds=600.0)
+    positions = _known_positions(4)
+    assert len(positions) == 4
+    for number, (state, seat, history) in enumerate(positions):
+        view = E.view(state, seat)
+        memory = reconstruct(view, history)
+        assert memory is not None and use_deep(view, memory, LEVEL4_BUDGET)
+        moves = candidate_moves([move_int(m) for m in view["legal_moves"]])
+        values, depth = deep_values(view, seat, memory, random.Random(number), uncapped, moves)
+        assert 2 <= depth <= LEVEL4_BUDGET.deep_turns
+        assert set(values) == set(moves)
+        assert deep_values(view, seat, memory, random.Random(number), uncapped,
+                           moves) == (values, depth)
+        _play(state, seat, _move(4, state, seat, random.Random(number), history))
+
+
+def test_a_turn_search_lists_every_way_a_turn_can_end():
+    state, seat, history = _known_positions(1)[0]
+    view = E.view(state, seat)
+    memory = reconstruct(view, history)
+    assert memory is not None
+    world = world_from_memory(view, memory, None)
+    search = _TurnSearch(seat, LEVEL4_BUDGET, 10**9, time.perf_counter() + 600)
+    ends = search.turn_ends(world, seat)
+    keys = [turn_key(end, seat) for _, end in ends]
+    assert len(keys) == len(set(keys))
+    assert all(end.over or end.to_move != seat for _, end in ends)
+    assert all(first in candidate_moves(world.legal(seat)) for first, _ in ends)
+    greedy = world.copy()
+    finish_turn(greedy, seat)
+    assert turn_key(greedy, seat) in keys
+
+
+def test_level_4_searches_whole_turns_only_with_two_players_in_turns(table_positions):
+    for (players, mode), positions in table_positions.items():
+        state, seat, history = positions[-1]
+        view = E.view(state, seat)
+        memory = reconstruct(view, history)
+        assert memory is not None
+        if players != 2 or mode != "turns":
+            assert not use_deep(view, memory, LEVEL4_BUDGET)
+    assert not use_deep(view, memory, PlanBudget())
+
+
+def _unseen_positions(count: int) -> list:
+    """Two-player turn positions in which the seat to act may flip and its next flip turns up
+    a card it has never seen."""
+    found = []
+    for k in range(8):
+        for state, seat, history in playout(2, "turns", f"unseen-{k}", 300, every=2):
+            view = E.view(state, seat)
+            memory = reconstruct(view, history)
+            if (memory is not None and view["budget_left"] and memory.seats[seat].hidden
+                    and not memory.seats[seat].set_top
+                    and {"action": "flip"} in view["legal_moves"]):
+                found.append((state, seat, history))
+        if len(found) >= count:
+            break
+    return found[:count]
+
+
+def test_the_turn_search_moves_and_score_are_the_planners(table_positions):
+    """The whole-turn search lists a seat's moves and scores a position exactly as level 3's
+    planner does (``turn_moves``, ``score_two``: the same, built directly for speed), and a
+    copy for one seat's actions leaves the position it was copied from unchanged."""
+    checked = 0
+    for state, seat, history in table_positions[(2, "turns")]:
+        view = E.view(state, seat)
+        memory = reconstruct(view, history)
+        assert memory is not None
+        world = world_from_memory(view, memory, random.Random(checked))
+        for last in (None, FLIP, RETURN, END):
+            assert turn_moves(world, seat, last) == own_moves(world, seat, last)
+        for s in (0, 1):
+            assert score_two(world, s, LEVEL4_BUDGET) == score(world, s, LEVEL4_BUDGET)
+        before = world.copy()
+        for move in turn_moves(world, seat, None):
+            child = world.copy_for(seat)
+            child.play(seat, move)
+            whole = world.copy()
+            whole.play(seat, move)
+            assert (child.sets, child.discards, child.counts, child.circles, child.to_move,
+                    child.budget_left) == (whole.sets, whole.discards, whole.counts,
+                                           whole.circles, whole.to_move, whole.budget_left)
+        assert (world.sets, world.discards, world.counts, world.circles) == (
+            before.sets, before.discards, before.counts, before.circles)
+        checked += 1
+    assert checked >= 10
+
+
+def test_level_4_searches_whole_turns_before_every_card_is_known():
+    for number, (state, seat, history) in enumerate(_unseen_positions(2)):
+        view = E.view(state, seat)
+        memory = reconstruct(view, history)
+        assert memory is not None and use_deep(view, memory, LEVEL4_BUDGET)
+        uncapped = dataclasses.replace(LEVEL4_BUDGET, max_seconds=600.0)
+        moves = candidate_moves([move_int(m) for m in view["legal_moves"]])
+        values, depth = deep_values(view, seat, memory, random.Random(number), uncapped, moves)
+        assert depth >= 2 and set(values) == set(moves)
+        _play(state, seat, _move(4, state, seat, random.Random(number), history))

@@ -7,6 +7,12 @@ Set, and after a recycle the whole Set (:mod:`games.nimble.bots.memory`). It sea
 action sequences in worlds where only the never-seen cards are dealt at random
 (:mod:`games.nimble.bots.plan`). A history that does not lead to the view (for instance none at
 all in the middle of a match) leaves it without memory, and it plays level 2's move.
+
+Level 4 has level 3's memory. With two players in turn mode it searches whole turns of both seats
+several deep (:mod:`games.nimble.bots.deep`), in worlds that deal the never-seen cards at random
+until every card of both seats is known (after their first recycles), then in the one exact
+world; should not even two turns finish within its budget, it plans like level 3 with the other
+seat's reply turn searched too.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.kit.bots import HistoryPolicy, Policy, remembers
-from games.nimble.bots.memory import reconstruct
+from games.nimble.bots.deep import deep_values
+from games.nimble.bots.memory import Memory, reconstruct
 from games.nimble.bots.plan import PlanBudget, plan_values
 from games.nimble.bots.sim import (
     END,
@@ -106,6 +113,15 @@ def race_stalled(history: Sequence[dict[str, Any]]) -> bool:
         isinstance(event, dict) and event.get("type") == "placed" for event in recent)
 
 
+def use_deep(view: View, memory: Memory, budget: PlanBudget) -> bool:
+    """Whether the turn-by-turn search of :mod:`games.nimble.bots.deep` plays: two players in
+    turn mode, with a budget for it, and every card known unless it has worlds to sample."""
+    if not budget.deep_nodes or view["mode"] != "turns" or len(view["seats"]) != 2:
+        return False
+    return budget.deep_worlds > 0 or all(
+        memory.fully_known(s) for s in range(len(memory.seats)))
+
+
 def plan_move(view: View, seat: int, rng: random.Random, history: Sequence[dict[str, Any]],
               budget: PlanBudget) -> tuple[int, dict[int, float]]:
     """Level 3's choice and the value of every candidate (empty when it did not search)."""
@@ -117,7 +133,11 @@ def plan_move(view: View, seat: int, rng: random.Random, history: Sequence[dict[
     memory = reconstruct(view, history)
     if memory is None or (view["mode"] == "race" and race_stalled(history)):
         return default, {}
-    values = plan_values(view, seat, memory, rng, budget, candidates)
+    values: dict[int, float] = {}
+    if use_deep(view, memory, budget):
+        values, _ = deep_values(view, seat, memory, rng, budget, candidates)
+    if not values:
+        values = plan_values(view, seat, memory, rng, budget, candidates)
     best = default
     for move in candidates:  # a fixed order; greedy's move wins ties
         if values[move] > values[best] + 1e-9:
@@ -140,11 +160,13 @@ def make_memory_policy(budget: PlanBudget | None = None) -> HistoryPolicy:
 
 memory_policy = make_memory_policy()
 
-# Level 4: level 3's memory and search, over more worlds; in a two-player turn match the other
-# seat's reply turn is searched as well (the reply worst for level 4), under a bigger fixed
-# budget of simulated actions.
-LEVEL4_BUDGET = PlanBudget(worlds=12, reply_search=True, race_depth=5, max_nodes=400_000,
-                           max_seconds=3.0)
+# Level 4: level 3's memory; in a two-player turn match whole turns of both seats are searched as
+# deep as 60,000 simulated actions a move allow (up to 8 turns), over 4 sampled worlds while
+# some cards are unseen; where not even two turns finish, level 3's search with the other
+# seat's reply turn searched (at most 400,000 actions). With 3-4 players or in a race: level 3's
+# search over 8 worlds, 5 own actions deep in a race.
+LEVEL4_BUDGET = PlanBudget(worlds=8, reply_search=True, race_depth=5, max_nodes=400_000,
+                           max_seconds=3.0, deep_nodes=60_000, deep_worlds=4)
 deep_policy = make_memory_policy(LEVEL4_BUDGET)
 
 NIMBLE_POLICIES: dict[int, Policy] = {
@@ -156,4 +178,4 @@ NIMBLE_POLICIES: dict[int, Policy] = {
 
 __all__ = ["LEVEL4_BUDGET", "NIMBLE_POLICIES", "PlanBudget", "candidate_moves", "deep_policy",
            "greedy_policy", "legal_moves", "make_memory_policy", "memory_policy", "plan_move",
-           "random_policy", "race_stalled"]
+           "random_policy", "race_stalled", "use_deep"]

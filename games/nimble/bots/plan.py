@@ -50,6 +50,13 @@ class PlanBudget:
     # Turn mode with two players: the other seat's next turn is searched too, as the sequence
     # that is worst for this seat (in the sampled world), instead of played greedily (level 4).
     reply_search: bool = False
+    # Two players in turn mode (level 4): once every card of both seats is known, whole turns of
+    # both seats are searched, up to ``deep_turns`` deep, within ``deep_nodes`` simulated
+    # actions (:mod:`games.nimble.bots.deep`); 0 leaves it off.
+    deep_nodes: int = 0
+    deep_turns: int = 8
+    # Worlds for that search while some cards are unseen; 0 keeps it to fully known positions.
+    deep_worlds: int = 0
 
 
 def score(sim: Sim, seat: int, budget: PlanBudget) -> float:

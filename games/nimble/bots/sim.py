@@ -75,16 +75,46 @@ class Sim:
     over: bool
     winner: int | None
 
-    def copy(self) -> Sim:
+    def _shell(self) -> Sim:
+        """A new position with this one's counters, flags, stack tops and circles; its piles and
+        frame counts are the caller's to set."""
         other = Sim.__new__(Sim)
-        for name in ("n", "turns", "budget", "budget_left", "ramp", "finish_at", "first_seat",
-                     "to_move", "round", "placed_this_round", "idle_rounds", "stall_cap",
-                     "active", "over", "winner"):
-            setattr(other, name, getattr(self, name))
-        other.sets = [pile[:] for pile in self.sets]
-        other.discards = [pile[:] for pile in self.discards]
+        other.n = self.n
+        other.turns = self.turns
+        other.budget = self.budget
+        other.budget_left = self.budget_left
+        other.ramp = self.ramp
+        other.finish_at = self.finish_at
+        other.first_seat = self.first_seat
+        other.to_move = self.to_move
+        other.round = self.round
+        other.placed_this_round = self.placed_this_round
+        other.idle_rounds = self.idle_rounds
+        other.stall_cap = self.stall_cap
+        other.active = self.active  # never changed in place by the simulator
+        other.over = self.over
+        other.winner = self.winner
         other.tops = self.tops[:]
         other.circles = self.circles[:]
+        return other
+
+    def copy_for(self, seat: int) -> Sim:
+        """A copy in which only ``seat`` will act: its piles and frame counts are copied, the
+        other seats' are shared with this position (which must not change afterwards)."""
+        other = self._shell()
+        sets = self.sets[:]
+        sets[seat] = sets[seat][:]
+        discards = self.discards[:]
+        discards[seat] = discards[seat][:]
+        counts = self.counts[:]
+        counts[seat] = counts[seat][:]
+        other.sets, other.discards, other.counts = sets, discards, counts
+        return other
+
+    def copy(self) -> Sim:
+        other = self._shell()
+        other.sets = [pile[:] for pile in self.sets]
+        other.discards = [pile[:] for pile in self.discards]
         other.counts = [row[:] for row in self.counts]
         return other
 
@@ -184,9 +214,8 @@ class Sim:
         return self.budget
 
 
-def greedy_choice(sim: Sim, seat: int) -> int:
-    """Level 2's move on a simulated position: place the discard top on the lowest stack it
-    fits, else flip, else recycle, else end the turn."""
+def place_move(sim: Sim, seat: int) -> int | None:
+    """The placement of the seat's discard top on the lowest stack it fits, if any."""
     discard = sim.discards[seat]
     if discard:
         frame = CARD_FRAME[discard[-1]]
@@ -194,6 +223,16 @@ def greedy_choice(sim: Sim, seat: int) -> int:
         for k in range(len(circles)):
             if circles[k] == frame:
                 return PLACE0 + k
+    return None
+
+
+def greedy_choice(sim: Sim, seat: int) -> int:
+    """Level 2's move on a simulated position: place the discard top on the lowest stack it
+    fits, else flip, else recycle, else end the turn."""
+    place = place_move(sim, seat)
+    if place is not None:
+        return place
+    discard = sim.discards[seat]
     if not sim.turns or sim.budget_left > 0:
         if sim.sets[seat]:
             return FLIP
@@ -267,4 +306,4 @@ def unseen_cards(seat: int, top: int | None, stack_tops: list[int]) -> list[int]
 
 
 __all__ = ["END", "FLIP", "NUM_STACKS", "PLACE0", "RECYCLE", "RETURN", "Sim", "card_from_face",
-           "greedy_choice", "move_int", "move_json", "sim_from_view", "unseen_cards"]
+           "greedy_choice", "move_int", "place_move", "move_json", "sim_from_view", "unseen_cards"]
