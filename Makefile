@@ -23,9 +23,10 @@ run: $(STAMP) messages
 	$(BIN)/python scripts/run_local.py --port $(PORT)
 
 ## make test: the checks below, then the whole suite (PostgreSQL and Redis when DATABASE_URL /
-## CELERY_BROKER_URL are set)
+## CELERY_BROKER_URL are set): the browser and integration tests and the rest in two pytest
+## processes at once, each on a database of its own (scripts/test_suite.py)
 test: lint clients messages
-	$(BIN)/python -m pytest
+	$(BIN)/python scripts/test_suite.py
 
 ## make clients: the TypeScript client check (needs node and npm): types generated from
 ## docs/openapi.yaml by openapi-typescript, a small client type-checked by tsc --noEmit. The
