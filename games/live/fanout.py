@@ -156,11 +156,7 @@ def _match_and_moves(match_id: UUID, after: int, limit: int) -> tuple[Match | No
     match = selectors.match_loaded(match_id)
     if match is None or match.version <= after:
         return match, []
-    # Only the moves up to the version read: a move that commits between the two queries is
-    # left to the wake-up it sends, so an answer never shows a move its version does not count.
-    moves = list(Move.objects.filter(match=match, seq__gt=after, seq__lte=match.version)
-                 .select_related("user").order_by("seq")[:limit])
-    return match, moves
+    return match, selectors.moves_after(match, after, limit)
 
 
 async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hashable,

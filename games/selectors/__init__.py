@@ -23,6 +23,7 @@ from games.selectors.matches import (
     match_visible,
     matches_awaiting,
     move_log_entry,
+    moves_after,
     seat_bot_level,
     seat_of,
     seat_summary,
@@ -34,5 +35,5 @@ __all__ = ["PUBLIC_STATUSES", "TAKEOVER_LEVEL", "bot_list", "game_engine", "game
            "invitations_for", "match_access", "match_detail", "match_events", "match_inbox",
            "match_list", "match_loaded", "match_move_log", "match_moves_for_user", "match_reread",
            "match_seats", "match_state", "match_state_keep", "match_summary", "match_visible",
-           "matches_awaiting", "move_log_entry", "seat_bot_level",
+           "matches_awaiting", "move_log_entry", "moves_after", "seat_bot_level",
            "seat_of", "seat_summary", "seats_prefetch", "user_must_act"]

@@ -382,6 +382,15 @@ def move_log_entry(move: Move, viewer: int | None, *, revealed: bool,
     }
 
 
+def moves_after(match: Match, after: int, limit: int) -> list[Move]:
+    """The match's moves after ``after``, at most ``limit``, in order, with their movers, and
+    only those up to the version read with the match: a move committed since then is left to
+    the wake-up it sends, so no answer shows a move with a version that does not count it (nor,
+    while the match runs, with a status that move may have ended)."""
+    return list(Move.objects.filter(match=match, seq__gt=after, seq__lte=match.version)
+                .select_related("user").order_by("seq")[:limit])
+
+
 def match_moves_for_user(*, match: Match, user: User, after: int = 0,
                          limit: int = 100) -> list[shapes.MoveLogEntry]:
     """The move log as the caller may see it: other seats' private moves and events redacted
@@ -390,12 +399,8 @@ def match_moves_for_user(*, match: Match, user: User, after: int = 0,
     mine = seat_of(match, user)
     viewer = mine.index if mine else None
     revealed = match.status in PUBLIC_STATUSES
-    # Up to the version read with the match: a move committed since then is not shown with a
-    # version that does not count it (nor, while it runs, with a status it may have ended).
-    moves = (Move.objects.filter(match=match, seq__gt=after, seq__lte=match.version)
-             .select_related("user").order_by("seq")[:limit])
     return [move_log_entry(move, viewer, revealed=revealed, private_moves=engine.private_moves)
-            for move in moves]
+            for move in moves_after(match, after, limit)]
 
 
 def match_move_log(*, match: Match, user: User, after: int = 0,
