@@ -126,21 +126,18 @@ class _TurnSearch:
         ends = [end for _, end in self.turn_ends(sim, mover)]
         maximise = mover == self.seat
         ends.sort(key=lambda end: score_two(end, self.seat, self.weights), reverse=maximise)
-        if maximise:
-            best = -1e18
-            for end in ends:
-                best = max(best, self.value(end, turns - 1, alpha, beta))
-                alpha = max(alpha, best)
-                if alpha >= beta:
-                    break
-            return best
-        worst = 1e18
+        best = -1e18 if maximise else 1e18  # this seat maximises, the other seat minimises
         for end in ends:
-            worst = min(worst, self.value(end, turns - 1, alpha, beta))
-            beta = min(beta, worst)
+            value = self.value(end, turns - 1, alpha, beta)
+            if maximise:
+                best = max(best, value)
+                alpha = max(alpha, best)
+            else:
+                best = min(best, value)
+                beta = min(beta, best)
             if alpha >= beta:
                 break
-        return worst
+        return best
 
     def root_values(self, sim: Sim, turns: int, moves: list[int]) -> dict[int, float]:
         """The best value reachable after each first action of this seat's turn."""
