@@ -1,17 +1,20 @@
-"""Nibble bots at three levels; see docs/bots.md, section "Nibble".
+"""Nibble bots at four levels; see docs/bots.md, section "Nibble".
 
 Each policy sees only ``NIBBLE.view(state, seat)``. Nibble has no hidden information, so the bots
 rebuild the position from the view (with a placeholder seed, never the match's) and work on it.
-Every choice depends only on the view and the given ``rng``; level 3 searches under a node budget,
-with a wall-clock cap as a safety net only.
+Every choice depends only on the view and the given ``rng``; level 3 searches under a node budget
+and level 4 (Monte-Carlo tree search, :mod:`games.nibble.bots.mcts`) under an iteration budget,
+each with a wall-clock cap as a safety net only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Sequence
 from typing import Any
 
+from games.nibble.bots import mcts, native
 from games.nibble.bots.search import (
     DEFAULT_WEIGHTS,
     ROOT_SUBSETS,
@@ -28,8 +31,10 @@ PLACEHOLDER_SEED = "bot-view"  # the rebuilt state's seed; bots never see the ma
 
 LEVEL3_NODES = 3000  # search nodes per move: the budget that makes level 3 reproducible
 LEVEL3_SECONDS = 1.8  # safety net only: a search that runs this long stops early
-LEVEL4_NODES = 20_000  # level 4: the same search, a bigger fixed budget
+LEVEL4_ITERATIONS = 150_000  # level 4: Monte-Carlo iterations (one playout each) a move, in C
+LEVEL4_PURE_ITERATIONS = 2_000  # the same search in pure Python (no C compiler): ~1.5 s a move
 LEVEL4_SECONDS = 3.0  # safety net only
+LEVEL4 = mcts.Config(iterations=LEVEL4_ITERATIONS, seconds=LEVEL4_SECONDS)
 
 
 def view_state(view: dict[str, Any], seat: int) -> State:
@@ -154,9 +159,27 @@ def level3(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any
     return search_move(view, seat, rng)[0]
 
 
+def mcts_move(view: dict[str, Any], seat: int, rng: random.Random,
+              config: mcts.Config = LEVEL4, *, pure: bool = False) -> mcts.Result:
+    """The level 4 search's result: in C when the core loads (and not ``pure``), else in pure
+    Python at :data:`LEVEL4_PURE_ITERATIONS` at most. Both draw from one seed taken from ``rng``,
+    and for one seed and budget they choose the same take."""
+    state = view_state(view, seat)
+    counts = [list(state.collections[seat]), list(state.collections[1 - seat])]
+    seed = rng.getrandbits(64)
+    library = None if pure else native.core()
+    if library is not None:
+        return native.search(library, list(state.board), counts, list(state.color_order), seed,
+                             config)
+    if config.iterations > LEVEL4_PURE_ITERATIONS:
+        config = dataclasses.replace(config, iterations=LEVEL4_PURE_ITERATIONS)
+    return mcts.search(state.board, counts, state.color_order, seed, config)
+
+
 def level4(view: dict[str, Any], seat: int, rng: random.Random) -> dict[str, Any]:
-    """Level 3's search under a bigger node budget (``LEVEL4_NODES``)."""
-    return search_move(view, seat, rng, nodes=LEVEL4_NODES, seconds=LEVEL4_SECONDS)[0]
+    """Monte-Carlo tree search with decisive playouts and a solver (``LEVEL4_ITERATIONS``)."""
+    result = mcts_move(view, seat, rng)
+    return _move([i for i in range(81) if result.mask >> i & 1])
 
 
 NIBBLE_POLICIES = {1: level1, 2: level2, 3: level3, 4: level4}
