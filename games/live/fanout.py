@@ -5,11 +5,13 @@ When a match moves, every client waiting on it wakes at once. Instead of each re
 match and its move log again:
 
 * the match (its row and seats) and its moves after the waiters' cursor are read ONCE per
-  wake-up for all its waiters, whatever their seat, in one trip to a database thread (two
-  queries): the waiters woken by the same wake-up join the read already under way
-  (``match_read``). A read is joined only while it runs and only by waiters woken by the same
-  wake-up of the hub (``Hub.generation``), so no waiter ever gets a read that began before the
-  change that woke it;
+  wake-up for all its waiters, whatever their seat: the waiters woken by the same wake-up join
+  the read already under way (``match_read``). A read is joined only while it runs and only by
+  waiters woken by the same wake-up of the hub (``Hub.generation``), so no waiter ever gets a
+  read that began before the change that woke it;
+* the reads asked for in the same turn of the event loop (the matches that moved together
+  wake together) go to a database thread in ONE trip, two queries for all of them
+  (``Fanout.read_matches``), instead of two queries per match;
 * each waiter then checks in memory that it may still see the match (``match_visible``) and
   which seat it is (the viewer);
 * the answer (the move log after ``after``, rendered to JSON) is built in memory once per
@@ -67,6 +69,42 @@ class Fanout:
     def __init__(self) -> None:
         self._running: dict[Hashable, asyncio.Future[Any]] = {}
         self._answers: OrderedDict[Hashable, Shared] = OrderedDict()
+        self._asked: list[tuple[MatchAsk, asyncio.Future[MatchRead]]] = []
+        self._asked_read: Read | None = None
+
+    def read_matches(self, read: Read, match_id: UUID, after: int,
+                     limit: int) -> asyncio.Future[MatchRead]:
+        """The match and its moves after ``after`` (``_match_and_moves``), read together with
+        every other match asked for in this turn of the event loop: one trip to a database
+        thread through ``read`` (the first asker's; they all run the same reads) for the
+        whole batch."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[MatchRead] = loop.create_future()
+        if not self._asked:
+            self._asked_read = read
+            loop.call_soon(self._read_asked)
+        self._asked.append(((match_id, after, limit), future))
+        return future
+
+    def _read_asked(self) -> None:
+        batch, self._asked = self._asked, []
+        read, self._asked_read = self._asked_read, None
+        assert read is not None
+        trip = asyncio.ensure_future(read(_matches_and_moves, [asked for asked, _ in batch]))
+
+        def deliver(done: asyncio.Future[list[MatchRead]]) -> None:
+            failure = (asyncio.CancelledError() if done.cancelled() else done.exception())
+            results: list[MatchRead | BaseException] = (
+                [failure] * len(batch) if failure is not None else list(done.result()))
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if isinstance(result, BaseException):
+                    future.set_exception(result)
+                else:
+                    future.set_result(result)
+
+        trip.add_done_callback(deliver)
 
     async def joined(self, key: Hashable, start: Callable[[], Awaitable[T]]) -> T:
         """``start()``'s result, sharing the call under way for the same key if there is one.
@@ -152,11 +190,23 @@ def events_answer(match: Match, moves: list[Move], viewer: int | None,
             "version": match.version, "status": match.status}
 
 
-def _match_and_moves(match_id: UUID, after: int, limit: int) -> tuple[Match | None, list[Move]]:
-    match = selectors.match_loaded(match_id)
-    if match is None or match.version <= after:
-        return match, []
-    return match, selectors.moves_after(match, after, limit)
+MatchAsk = tuple[UUID, int, int]  # a match, the cursor, the limit
+MatchRead = tuple[Match | None, list[Move]]  # the match (None: missing), its moves after it
+
+
+def _match_and_moves(match_id: UUID, after: int, limit: int) -> MatchRead:
+    return _matches_and_moves([(match_id, after, limit)])[0]
+
+
+def _matches_and_moves(asked: list[MatchAsk]) -> list[MatchRead]:
+    """Each asked match with its moves after the cursor, in two queries for all of them."""
+    matches = selectors.matches_loaded({match_id for match_id, _, _ in asked})
+    reads = [(matches.get(match_id), after, limit) for match_id, after, limit in asked]
+    moving = [(match, after, limit) for match, after, limit in reads
+              if match is not None and match.version > after]
+    found = iter(selectors.moves_after_many(moving))
+    return [(match, next(found) if match is not None and match.version > after else [])
+            for match, after, _ in reads]
 
 
 async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hashable,
@@ -168,8 +218,9 @@ async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hash
     memory that it may still see the match and which seat it is, and the answer is built once
     per kind of viewer (``events_answer``) and kept."""
     shared = fanout()
-    match, moves = await shared.joined(("read", match_id, generation, after, limit),
-                                       lambda: read(_match_and_moves, match_id, after, limit))
+    match, moves = await shared.joined(
+        ("read", match_id, generation, after, limit),
+        lambda: shared.read_matches(read, match_id, after, limit))
     if match is None:
         raise MatchNotFound()
     viewer = viewer_of(match, user)

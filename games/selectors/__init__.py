@@ -22,8 +22,10 @@ from games.selectors.matches import (
     match_summary,
     match_visible,
     matches_awaiting,
+    matches_loaded,
     move_log_entry,
     moves_after,
+    moves_after_many,
     seat_bot_level,
     seat_of,
     seat_summary,
@@ -35,5 +37,6 @@ __all__ = ["PUBLIC_STATUSES", "TAKEOVER_LEVEL", "bot_list", "game_engine", "game
            "invitations_for", "match_access", "match_detail", "match_events", "match_inbox",
            "match_list", "match_loaded", "match_move_log", "match_moves_for_user", "match_reread",
            "match_seats", "match_state", "match_state_keep", "match_summary", "match_visible",
-           "matches_awaiting", "move_log_entry", "moves_after", "seat_bot_level",
-           "seat_of", "seat_summary", "seats_prefetch", "user_must_act"]
+           "matches_awaiting", "matches_loaded", "move_log_entry", "moves_after",
+           "moves_after_many", "seat_bot_level", "seat_of", "seat_summary", "seats_prefetch",
+           "user_must_act"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from functools import reduce
 from typing import Any
 from uuid import UUID
 
@@ -72,14 +74,29 @@ def match_loaded(match_id: UUID | str, seats: QuerySet[Seat] | None = None) -> M
                     .order_by("index"))
     except (ValueError, ValidationError):
         return None
-    if not rows:
-        return None
-    match = rows[0].match
+    return _matches_of(rows).get(rows[0].match_id) if rows else None
+
+
+def matches_loaded(match_ids: Iterable[UUID]) -> dict[UUID, Match]:
+    """Several matches, each as ``match_loaded`` reads it, in ONE query for all of them; a
+    missing match is missing from the answer."""
+    return _matches_of(Seat.objects.filter(match_id__in=list(match_ids))
+                       .select_related("match", "user").order_by("match_id", "index"))
+
+
+def _matches_of(rows: Iterable[Seat]) -> dict[UUID, Match]:
+    """The matches of seat rows read with their match, ordered by match then index: each
+    match object once, its seats kept where ``match_seats`` finds them (the same list a
+    ``seats_prefetch()`` would have left there)."""
+    matches: dict[UUID, Match] = {}
     for seat in rows:
+        match = matches.get(seat.match_id)
+        if match is None:
+            match = matches[seat.match_id] = seat.match
+            setattr(match, SEATS_ATTR, [])
         seat.match = match
-    # The same list a ``seats_prefetch()`` would have left there.
-    setattr(match, SEATS_ATTR, rows)
-    return match
+        getattr(match, SEATS_ATTR).append(seat)
+    return matches
 
 
 def match_visible(match: Match, user: User | AnonymousUser) -> bool:
@@ -387,8 +404,25 @@ def moves_after(match: Match, after: int, limit: int) -> list[Move]:
     only those up to the version read with the match: a move committed since then is left to
     the wake-up it sends, so no answer shows a move with a version that does not count it (nor,
     while the match runs, with a status that move may have ended)."""
-    return list(Move.objects.filter(match=match, seq__gt=after, seq__lte=match.version)
-                .select_related("user").order_by("seq")[:limit])
+    return moves_after_many([(match, after, limit)])[0]
+
+
+def moves_after_many(asked: Sequence[tuple[Match, int, int]]) -> list[list[Move]]:
+    """``moves_after(match, after, limit)`` for each of ``asked``, in ONE query for all of
+    them. A match's moves are numbered 1 to its version without a gap (each recorded move takes
+    the next version as its seq), so the first ``limit`` moves after ``after`` are exactly those
+    with ``after < seq <= min(version, after + limit)``."""
+    bounds = [(match.id, after, min(match.version, after + limit)) for match, after, limit in asked]
+    wanted = [Q(match_id=match_id, seq__gt=low, seq__lte=high)
+              for match_id, low, high in bounds if high > low]
+    found: dict[UUID, list[Move]] = {}
+    if wanted:
+        rows = (Move.objects.filter(reduce(operator.or_, wanted)).select_related("user")
+                .order_by("match_id", "seq"))
+        for move in rows:
+            found.setdefault(move.match_id, []).append(move)
+    return [[move for move in found.get(match_id, ()) if low < move.seq <= high]
+            for match_id, low, high in bounds]
 
 
 def match_moves_for_user(*, match: Match, user: User, after: int = 0,

@@ -5,6 +5,7 @@ redact them."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from typing import Any
 
 import orjson
@@ -125,16 +126,16 @@ def test_a_move_committed_between_the_two_reads_waits_for_its_own_wake_up(
     match_id, a, b = _nimalia(client_for, alice, bob)
     _place(a, match_id)
     before = Match.objects.get(id=match_id).version
-    load = selectors.match_loaded
+    load = selectors.matches_loaded
 
-    def loaded_then_moved(match_id: Any) -> Match | None:
-        match = load(match_id)
-        _place(b, str(match_id))  # commits while the first read is in hand
-        return match
+    def loaded_then_moved(match_ids: Any) -> dict[Any, Match]:
+        matches = load(match_ids)
+        _place(b, match_id)  # commits while the first read is in hand
+        return matches
 
-    monkeypatch.setattr(selectors, "match_loaded", loaded_then_moved)
+    monkeypatch.setattr(selectors, "matches_loaded", loaded_then_moved)
     match, moves = fanout._match_and_moves(Match.objects.get(id=match_id).id, before - 1, 100)
-    monkeypatch.setattr(selectors, "match_loaded", load)
+    monkeypatch.setattr(selectors, "matches_loaded", load)
     assert match is not None and match.version == before
     assert [move.seq for move in moves] == [before]
     assert Match.objects.get(id=match_id).version > before
@@ -142,3 +143,82 @@ def test_a_move_committed_between_the_two_reads_waits_for_its_own_wake_up(
     match, moves = fanout._match_and_moves(match.id, before, 100)
     assert match is not None and [move.seq for move in moves] == list(
         range(before + 1, match.version + 1))
+
+
+def test_matches_read_together_are_read_as_each_alone_in_two_queries(
+        client_for, alice, bob, carol, django_assert_num_queries):
+    first, a, b = _nimalia(client_for, alice, bob)
+    second, _, _ = _nimalia(client_for, alice, bob)
+    for _ in range(3):
+        _place(a, first)
+        _place(b, first)
+    _place(a, second)
+    missing = uuid.uuid4()
+    asked = [(uuid.UUID(first), 0, 2), (uuid.UUID(first), 3, 100), (uuid.UUID(second), 0, 100),
+             (uuid.UUID(second), 5, 100), (missing, 0, 100), (uuid.UUID(first), 1, 1)]
+    alone = [fanout._match_and_moves(*ask) for ask in asked]
+    with django_assert_num_queries(2):
+        together = fanout._matches_and_moves(asked)
+    assert together[4] == (None, []) and alone[4] == (None, [])
+    for (match, moves), (match_alone, moves_alone), (_, after, limit) in zip(
+            together, alone, asked, strict=True):
+        if match_alone is None:
+            continue
+        assert match is not None and match.version == match_alone.version
+        assert [m.seq for m in moves] == [m.seq for m in moves_alone]
+        assert [m.seq for m in moves] == list(range(after + 1, min(match.version, after + limit)
+                                                    + 1))
+        for user in (alice, bob, carol):
+            try:
+                viewer = fanout.viewer_of(match, user)
+            except MatchNotFound:
+                continue
+            assert fanout.events_answer(match, moves, viewer, after) == selectors.match_events(
+                match=match_alone, user=user, after=after, limit=limit)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_matches_woken_together_are_read_in_one_trip(client_for, alice, bob, monkeypatch):
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    first, a, b = _nimalia(client_for, alice, bob)
+    second, _, _ = _nimalia(client_for, alice, bob)
+    _place(a, first)
+    _place(a, second)
+    trips: list[Any] = []
+
+    async def read(fn: Any, *args: Any) -> Any:
+        trips.append(args)
+        await asyncio.sleep(0)
+        return fn(*args)
+
+    async def wake() -> list[tuple[Match, fanout.Shared]]:
+        generation = object()
+        return await asyncio.gather(*[
+            fanout.match_read(read, uuid.UUID(match_id), user, generation=generation, after=0,
+                              limit=100, render=orjson.dumps)
+            for match_id in (first, second) for user in (alice, bob)])
+
+    answers = asyncio.run(wake())
+    assert len(trips) == 1 and len(trips[0][0]) == 2  # one trip, each match asked once
+    for (match, answer), (match_id, user) in zip(
+            answers, [(m, u) for m in (first, second) for u in (alice, bob)], strict=True):
+        assert str(match.id) == match_id
+        expected = selectors.match_events(match=match, user=user, after=0, limit=100)
+        assert orjson.loads(answer.body) == orjson.loads(orjson.dumps(expected))
+
+
+def test_a_failed_trip_is_raised_to_every_match_it_read(alice):
+    class Broken(Exception):
+        pass
+
+    async def read(fn: Any, *args: Any) -> Any:
+        raise Broken
+
+    async def wake() -> list[Any]:
+        generation = object()
+        return await asyncio.gather(*[
+            fanout.match_read(read, uuid.uuid4(), alice, generation=generation, after=0,
+                              limit=100, render=orjson.dumps)
+            for _ in range(3)], return_exceptions=True)
+
+    assert [type(result) for result in asyncio.run(wake())] == [Broken] * 3
