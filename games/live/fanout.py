@@ -11,7 +11,7 @@ match and its move log again:
   read that began before the change that woke it;
 * the reads asked for in the same turn of the event loop (the matches that moved together
   wake together) go to a database thread in ONE trip, two queries for all of them
-  (``Fanout.read_matches``), instead of two queries per match;
+  (``games.live.batching``), instead of two queries per match;
 * each waiter then checks in memory that it may still see the match (``match_visible``) and
   which seat it is (the viewer);
 * the answer (the move log after ``after``, rendered to JSON) is built in memory once per
@@ -21,7 +21,8 @@ match and its move log again:
   for that seat only, by ``selectors.move_log_entry``, the rule ``match_moves_for_user`` uses
   too, so the hidden-information rules are those of every other endpoint.
 
-Feeds are per user: several clients of one user share the read under way in the same way.
+Feeds are per user: several clients of one user share the read under way in the same way, and
+the feeds asked for in one turn of the event loop are read in one query.
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ from accounts.models import User
 from games import selectors
 from games.catalog import get_engine
 from games.exceptions import MatchNotFound
+from games.live import batching
 from games.live import hub as events_hub
 from games.models import Match, Move
-from games.selectors import shapes
+from games.selectors import feeds, shapes
 
 T = TypeVar("T")
 
@@ -69,42 +71,6 @@ class Fanout:
     def __init__(self) -> None:
         self._running: dict[Hashable, asyncio.Future[Any]] = {}
         self._answers: OrderedDict[Hashable, Shared] = OrderedDict()
-        self._asked: list[tuple[MatchAsk, asyncio.Future[MatchRead]]] = []
-        self._asked_read: Read | None = None
-
-    def read_matches(self, read: Read, match_id: UUID, after: int,
-                     limit: int) -> asyncio.Future[MatchRead]:
-        """The match and its moves after ``after`` (``_match_and_moves``), read together with
-        every other match asked for in this turn of the event loop: one trip to a database
-        thread through ``read`` (the first asker's; they all run the same reads) for the
-        whole batch."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[MatchRead] = loop.create_future()
-        if not self._asked:
-            self._asked_read = read
-            loop.call_soon(self._read_asked)
-        self._asked.append(((match_id, after, limit), future))
-        return future
-
-    def _read_asked(self) -> None:
-        batch, self._asked = self._asked, []
-        read, self._asked_read = self._asked_read, None
-        assert read is not None
-        trip = asyncio.ensure_future(read(_matches_and_moves, [asked for asked, _ in batch]))
-
-        def deliver(done: asyncio.Future[list[MatchRead]]) -> None:
-            failure = (asyncio.CancelledError() if done.cancelled() else done.exception())
-            results: list[MatchRead | BaseException] = (
-                [failure] * len(batch) if failure is not None else list(done.result()))
-            for (_, future), result in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if isinstance(result, BaseException):
-                    future.set_exception(result)
-                else:
-                    future.set_result(result)
-
-        trip.add_done_callback(deliver)
 
     async def joined(self, key: Hashable, start: Callable[[], Awaitable[T]]) -> T:
         """``start()``'s result, sharing the call under way for the same key if there is one.
@@ -157,7 +123,7 @@ def fanout() -> Fanout:
     return shared
 
 
-Read = Callable[..., Awaitable[Any]]  # runs a sync function in a database thread
+Read = batching.Read  # runs a sync function in a database thread
 
 
 def generation(subscription: events_hub.Subscription | None) -> Hashable:
@@ -220,7 +186,7 @@ async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hash
     shared = fanout()
     match, moves = await shared.joined(
         ("read", match_id, generation, after, limit),
-        lambda: shared.read_matches(read, match_id, after, limit))
+        lambda: batching.batches().ask(read, _matches_and_moves, (match_id, after, limit)))
     if match is None:
         raise MatchNotFound()
     viewer = viewer_of(match, user)
@@ -233,9 +199,13 @@ async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hash
     return match, answer
 
 
-async def feed_answer(read: Read, user: User, generation: Hashable, query: Hashable,
-                      build: Callable[[], Shared]) -> Shared:
-    """The caller's feed answer to ``query``, shared by the same user's clients woken
-    together."""
-    key = ("feed", user.id, generation, query)
-    return await fanout().joined(key, lambda: read(build))
+async def feed_answer(read: Read, user: User, generation: Hashable, *, after: int, limit: int,
+                      render: Callable[[Any], bytes]) -> Shared:
+    """The caller's feed after ``after``, shared by the same user's clients woken together;
+    the feeds asked for in one turn of the event loop are read together."""
+
+    async def start() -> Shared:
+        page = await batching.batches().ask(read, feeds.user_event_feeds, (user, after, limit))
+        return Shared(render(page), bool(page["events"]), page["next_after"])
+
+    return await fanout().joined(("feed", user.id, generation, after, limit), start)

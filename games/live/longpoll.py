@@ -27,7 +27,6 @@ import math
 import re
 import threading
 import time
-import weakref
 from collections.abc import Awaitable, Callable
 from functools import cache, lru_cache, partial
 from typing import Any, TypeVar
@@ -48,7 +47,7 @@ from config.exceptions import ApplicationError, envelope
 from config.i18n import activate_user_language
 from config.throttling import LongPollRateThrottle
 from games import metrics
-from games.live import fanout, presence, readers
+from games.live import batching, fanout, presence, readers
 from games.live import hub as events_hub
 from games.selectors import feeds
 
@@ -251,47 +250,8 @@ def _caller(key: str, request: HttpRequest) -> tuple[User, float | None] | str:
 Caller = tuple[User, float | None] | str
 
 
-class _CallerBatch:
-    """The callers of the requests that arrive together (the re-polls of thousands of clients
-    after a wake-up), each looked up as ``_caller`` does but all in ONE trip to a database
-    thread: the requests of one turn of the event loop make one batch."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.pending: list[tuple[str, HttpRequest, asyncio.Future[Caller]]] = []
-
-    def lookup(self, key: str, request: HttpRequest) -> asyncio.Future[Caller]:
-        future: asyncio.Future[Caller] = self.loop.create_future()
-        self.pending.append((key, request, future))
-        if len(self.pending) == 1:
-            self.loop.call_soon(self._flush)
-        return future
-
-    def _flush(self) -> None:
-        batch, self.pending = self.pending, []
-        asked = [(key, request) for key, request, future in batch if not future.done()]
-        if not asked:
-            return
-        futures = [future for _, _, future in batch if not future.done()]
-        trip = asyncio.wrap_future(
-            _db_pool().submit(readers.NORMAL, partial(_in_pool, _callers, asked)), loop=self.loop)
-
-        def deliver(done: asyncio.Future[list[Caller | Exception]]) -> None:
-            failure = done.exception() if not done.cancelled() else asyncio.CancelledError()
-            results: list[Caller | BaseException] = (
-                [failure] * len(futures) if failure is not None else list(done.result()))
-            for future, result in zip(futures, results, strict=True):
-                if future.done():
-                    continue  # its client went away
-                if isinstance(result, BaseException):
-                    future.set_exception(result)
-                else:
-                    future.set_result(result)
-
-        trip.add_done_callback(deliver)
-
-
 def _callers(asked: list[tuple[str, HttpRequest]]) -> list[Caller | Exception]:
+    """``_caller`` for each of ``asked``; a failure is that request's alone."""
     results: list[Caller | Exception] = []
     for key, request in asked:
         try:
@@ -301,18 +261,6 @@ def _callers(asked: list[tuple[str, HttpRequest]]) -> list[Caller | Exception]:
     return results
 
 
-_batches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _CallerBatch] = (
-    weakref.WeakKeyDictionary())
-
-
-def _callers_batch() -> _CallerBatch:
-    loop = asyncio.get_running_loop()
-    batch = _batches.get(loop)
-    if batch is None:
-        batch = _batches[loop] = _CallerBatch(loop)
-    return batch
-
-
 async def _authenticate(request: HttpRequest) -> tuple[User, float | None] | HttpResponse:
     """The caller of ``Authorization: Token <key>`` with its long-poll budget (``_caller``),
     or the 401 DRF would answer."""
@@ -320,7 +268,9 @@ async def _authenticate(request: HttpRequest) -> tuple[User, float | None] | Htt
     if isinstance(key, HttpResponse):
         return key
     if _served_by_asgi(request):
-        caller = await _callers_batch().lookup(key, request)
+        # The requests arriving together (the re-polls of thousands of clients after a
+        # wake-up) look their callers up in ONE trip to a database thread.
+        caller = await batching.batches().ask(partial(_read, request), _callers, (key, request))
     else:
         caller = await _read(request, _caller, key, request)
     if isinstance(caller, str):
@@ -398,13 +348,10 @@ def match_reader(request: HttpRequest, user: User, match_id: UUID, *, after: int
 def feed_reader(request: HttpRequest, user: User, *, after: int, limit: int) -> Reader:
     """Reads of the caller's feed after ``after``; "ready" once there are entries."""
 
-    def build() -> fanout.Shared:
-        body = feeds.user_event_feed(user=user, after=after, limit=limit)
-        return fanout.Shared(_render(body), bool(body["events"]), body["next_after"])
-
     async def read(subscription: events_hub.Subscription | None) -> tuple[fanout.Shared, bool]:
         answer = await fanout.feed_answer(partial(_read, request, urgent=True), user,
-                                          fanout.generation(subscription), (after, limit), build)
+                                          fanout.generation(subscription), after=after,
+                                          limit=limit, render=_render)
         return answer, answer.ready
 
     return read
