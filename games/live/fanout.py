@@ -21,8 +21,7 @@ match and its move log again:
   for that seat only, by ``selectors.move_log_entry``, the rule ``match_moves_for_user`` uses
   too, so the hidden-information rules are those of every other endpoint.
 
-Feeds are per user: several clients of one user share the read under way in the same way, and
-the feeds asked for in one turn of the event loop are read in one query.
+Feeds are per user: several clients of one user share the read under way in the same way.
 """
 
 from __future__ import annotations
@@ -42,7 +41,7 @@ from games.exceptions import MatchNotFound
 from games.live import batching
 from games.live import hub as events_hub
 from games.models import Match, Move
-from games.selectors import feeds, shapes
+from games.selectors import shapes
 
 T = TypeVar("T")
 
@@ -199,13 +198,10 @@ async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hash
     return match, answer
 
 
-async def feed_answer(read: Read, user: User, generation: Hashable, *, after: int, limit: int,
-                      render: Callable[[Any], bytes]) -> Shared:
-    """The caller's feed after ``after``, shared by the same user's clients woken together;
-    the feeds asked for in one turn of the event loop are read together."""
-
-    async def start() -> Shared:
-        page = await batching.batches().ask(read, feeds.user_event_feeds, (user, after, limit))
-        return Shared(render(page), bool(page["events"]), page["next_after"])
-
-    return await fanout().joined(("feed", user.id, generation, after, limit), start)
+async def feed_answer(read: Read, user: User, generation: Hashable, query: Hashable,
+                      build: Callable[[], Shared]) -> Shared:
+    """The caller's feed answer to ``query``, shared by the same user's clients woken
+    together. Feeds are not batched like matches: each goes to a database thread at once, as
+    an urgent read, so the seat that must act hears of it first."""
+    key = ("feed", user.id, generation, query)
+    return await fanout().joined(key, lambda: read(build))

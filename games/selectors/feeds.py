@@ -8,10 +8,8 @@ redaction beyond being the caller's own: nobody reads another player's feed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
-
-from django.db import connection
 
 from accounts.models import User
 from games.models import UserEvent
@@ -24,33 +22,9 @@ FEED_MAX_LIMIT = 100
 def user_events_after(*, user: User, after: int = 0,
                       limit: int = FEED_DEFAULT_LIMIT) -> list[shapes.UserEvent]:
     """The caller's entries with ``id > after``, oldest first, at most ``limit``."""
-    return user_events_after_many([(user, after, limit)])[0]
-
-
-def user_events_after_many(asked: Sequence[tuple[User, int, int]]
-                           ) -> list[list[shapes.UserEvent]]:
-    """``user_events_after(user, after, limit)`` for each of ``asked``: on PostgreSQL in ONE
-    query (a UNION ALL of each ask's own indexed ``ORDER BY id LIMIT``), elsewhere one query an
-    ask. A user asked with several cursors gets each answer right: the rows found for them are
-    the first ``limit`` after each cursor, so the first ``limit`` of them after a cursor are
-    that cursor's."""
-    parts = [UserEvent.objects.filter(user=user, id__gt=after).order_by("id")
-             .values("id", "user_id", "type", "match_id", "match__game", "data",
-                     "created_at")[:limit]
-             for user, after, limit in asked]
-    if len(parts) > 1 and connection.features.supports_slicing_ordering_in_compound:
-        rows: list[Mapping[str, Any]] = list(parts[0].union(*parts[1:], all=True))
-    else:
-        rows = [row for part in parts for row in part]
-    found: dict[int, dict[int, Mapping[str, Any]]] = {}
-    for row in rows:
-        found.setdefault(row["user_id"], {})[row["id"]] = row  # an entry found twice, once
-    answers = []
-    for user, after, limit in asked:
-        mine = found.get(user.id, {})
-        answers.append([feed_entry(mine[entry]) for entry in sorted(mine) if entry > after]
-                       [:limit])
-    return answers
+    rows = (UserEvent.objects.filter(user=user, id__gt=after).order_by("id")
+            .values("id", "type", "match_id", "match__game", "data", "created_at")[:limit])
+    return [feed_entry(row) for row in rows]
 
 
 def feed_entry(row: Mapping[str, Any]) -> shapes.UserEvent:
@@ -77,11 +51,5 @@ def user_event_feed(*, user: User, after: int = 0,
                     limit: int = FEED_DEFAULT_LIMIT) -> shapes.UserEventFeed:
     """The long-poll answer about the caller's feed: the entries after ``after`` and the cursor
     for the next request."""
-    return user_event_feeds([(user, after, limit)])[0]
-
-
-def user_event_feeds(asked: Sequence[tuple[User, int, int]]) -> list[shapes.UserEventFeed]:
-    """``user_event_feed(user, after, limit)`` for each of ``asked``, read together
-    (``user_events_after_many``)."""
-    return [{"events": events, "next_after": feed_next_after(events, after)}
-            for events, (_, after, _) in zip(user_events_after_many(asked), asked, strict=True)]
+    events = user_events_after(user=user, after=after, limit=limit)
+    return {"events": events, "next_after": feed_next_after(events, after)}

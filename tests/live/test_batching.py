@@ -1,6 +1,6 @@
 """Questions asked in the same turn of the event loop (the re-polls' token lookups after a
-wake-up, the matches that moved together, the feeds of the players whose turn it is) are
-answered in one trip to a database thread (games.live.batching)."""
+wake-up, the matches that moved together) are answered in one trip to a database thread
+(games.live.batching)."""
 
 from __future__ import annotations
 
@@ -89,3 +89,4 @@ def test_a_failed_trip_fails_each_question_of_the_batch():
     assert [type(result) for result in results] == [RuntimeError, RuntimeError]
     with pytest.raises(RuntimeError):
         raise results[1]
+
