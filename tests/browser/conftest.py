@@ -234,11 +234,14 @@ class Web:
 
     def nibble_turn(self, page: Page) -> None:
         """Take every takeable disc of the most plentiful colour; if that would split the
-        board, take a single one."""
+        board, take a single one (a takeable disc alone never does)."""
         page.locator("[data-select-colour]").first.click()
         message = self.act(page, lambda: page.click("#nibble-take"))
         if message:
             assert "nibble.splits_board" in message, message
+            # The refused selection stays on the board: clicking one of its discs would only
+            # take that disc out of it.
+            page.get_by_role("button", name="Clear selection").click()
             page.locator('#board button[data-takeable="true"]').first.click()
             message = self.act(page, lambda: page.click("#nibble-take"))
         assert not message, message
