@@ -4,7 +4,8 @@ A *turn* is every sequence of actions a seat can play until its turn passes. The
 the distinct positions a turn can end in (the same piles and stack circles reached by another
 order of actions count once) and searches them by alternating turns, this seat's turns for the
 best and the other seat's for the worst value (minimax with alpha-beta pruning, the turns that
-score best first), then scores the position with level 3's :func:`~games.nimble.bots.plan.score`.
+score best first), then scores the position with level 3's :func:`~games.nimble.bots.plan.score`,
+with ``deep_settle`` once the seat to move has made its free placements (:func:`settled_score`).
 
 The depth grows one turn at a time while the fixed budget of simulated actions lasts; the move
 played is the best of the deepest search that finished, so it depends on the budget and never
@@ -238,4 +239,4 @@ def deep_values(view: dict[str, Any], seat: int, memory: Memory, rng: random.Ran
     return result, depth
 
 
-__all__ = ["deep_values", "turn_key", "turn_moves"]
+__all__ = ["deep_values", "free_placements", "settled_score", "turn_key", "turn_moves"]
