@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.services import SeatSpec, bot_accounts_ensure, due_work_sweep, match_create, scheduling
+from games.services.bots import STRENGTH
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -61,4 +62,5 @@ def test_the_bot_list_shows_a_level_4_account_per_game_with_its_measured_strengt
     for slug, bot in deep.items():
         assert bot["username"] == f"{slug}-bot-4"
         assert "a move; beat level 3 in" in bot["description"]
+        assert bot["description"].endswith(STRENGTH[(slug, 4)])  # whole, within the field
         assert "«" not in bot["description"]

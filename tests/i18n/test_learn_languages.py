@@ -255,13 +255,13 @@ def test_option_descriptions_are_in_the_callers_language(api_client):
 
 @pytest.mark.parametrize("language, level_4", [
     ("en", "Nibble level 4. Searches much deeper under a bigger fixed budget (at most 3 s a "
-           "move), for strong players. About 0.28 s a move; beat level 3 in 109 of 136 arena "
-           "games (80.1%)."),
+           "move), for strong players. About 0.76 s a move; beat level 3 in 186 of 200 arena "
+           "games (93.0%)."),
     ("fr", "Nibble niveau 4. Cherche bien plus loin avec un budget fixe plus grand (au plus "
-           "3 s par coup), pour les joueurs forts. Environ 0,28 s par coup ; a battu le niveau "
-           "3 dans 109 parties d’arène sur 136 (80,1 %)."),
+           "3 s par coup), pour les joueurs forts. Environ 0,76 s par coup ; a battu le niveau "
+           "3 dans 186 parties d’arène sur 200 (93,0 %)."),
     ("ko", "니블 레벨 4. 더 큰 예산으로 훨씬 깊이 탐색합니다(한 수에 최대 3초). 강한 플레이어용"
-           "입니다. 한 수에 약 0.28초. 아레나 136판 중 109판에서 레벨 3을 이겼습니다(80.1%)."),
+           "입니다. 한 수에 약 0.76초. 아레나 200판 중 186판에서 레벨 3을 이겼습니다(93.0%)."),
 ])
 def test_bot_descriptions_are_in_the_callers_language(api_client, language, level_4):
     from games.services.bots import LEVELS, bot_account_ensure
