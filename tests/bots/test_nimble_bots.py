@@ -27,15 +27,7 @@ from games.nimble.bots import (
     race_stalled,
     use_deep,
 )
-from games.nimble.bots.deep import (
-    _TurnSearch,
-    deep_values,
-    free_placements,
-    score_two,
-    settled_score,
-    turn_key,
-    turn_moves,
-)
+from games.nimble.bots.deep import _TurnSearch, deep_values, score_two, turn_key, turn_moves
 from games.nimble.bots.memory import reconstruct, start_counts, world_from_memory
 from games.nimble.bots.plan import finish_turn, own_moves, score
 from games.nimble.bots.sim import (
@@ -46,18 +38,9 @@ from games.nimble.bots.sim import (
     RETURN,
     move_int,
     move_json,
-    place_move,
     sim_from_view,
 )
-from games.nimble.engine import (
-    CARD_CIRCLE,
-    CARD_FRAME,
-    COLOURS,
-    NIMBLE,
-    card_face,
-    card_of,
-    with_piles,
-)
+from games.nimble.engine import CARD_CIRCLE, CARD_FRAME, NIMBLE, card_face, card_of, with_piles
 
 E = NIMBLE
 TABLES = [(players, mode) for players in (2, 3, 4) for mode in ("turns", "race")]
@@ -616,43 +599,3 @@ def test_level_4_searches_whole_turns_before_every_card_is_known():
         values, depth = deep_values(view, seat, memory, random.Random(number), uncapped, moves)
         assert depth >= 2 and set(values) == set(moves)
         _play(state, seat, _move(4, state, seat, random.Random(number), history))
-
-
-def test_a_settled_leaf_is_scored_after_the_free_placements_of_the_seat_to_move(table_positions):
-    """``settled_score`` is ``score_two`` of the position in which the seat to move has placed
-    its discard top, again and again, while it fits (a finish by those placements scores as a
-    finish); a seat with nothing to place scores as ``score_two`` says."""
-    settled = chained = 0
-    for number, (state, seat, history) in enumerate(table_positions[(2, "turns")]):
-        view = E.view(state, seat)
-        memory = reconstruct(view, history)
-        assert memory is not None
-        world = world_from_memory(view, memory, random.Random(number))
-        mover = world.to_move
-        placed = world.copy()
-        count = 0
-        while not placed.over and (move := place_move(placed, mover)) is not None:
-            placed.play(mover, move)
-            count += 1
-        assert free_placements(world, mover) == (count, placed.circles)
-        if placed.over and placed.winner is None:
-            continue  # a deadlock on the way is left to the search itself
-        for s in (0, 1):
-            assert settled_score(world, s, LEVEL4_BUDGET) == score_two(placed, s, LEVEL4_BUDGET)
-        settled += 1
-        chained += count > 0
-    assert settled >= 10 and chained >= 1
-
-
-def test_free_placements_follow_the_circles_they_change():
-    """Three discard cards that chain onto the stacks (each frame on the circle the card before
-    left) count three, and the circles are the ones they leave; a seat whose top fits nowhere
-    places nothing."""
-    orange, beige = COLOURS.index("orange"), COLOURS.index("beige")
-    sim = sim_from_view(E.view(_position(top=None, circles=("red", "beige", "beige")), 0))
-    sim.discards[0] = [card_of(0, "beige", "orange"), card_of(0, "green", "beige"),
-                       card_of(0, "red", "green")]
-    placed, circles = free_placements(sim, 0)
-    assert placed == 3 and sorted(circles) == sorted([orange, beige, beige])
-    sim.discards[0] = [card_of(0, "orange", "red")]
-    assert free_placements(sim, 0) == (0, sim.circles)

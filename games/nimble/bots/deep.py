@@ -4,8 +4,7 @@ A *turn* is every sequence of actions a seat can play until its turn passes. The
 the distinct positions a turn can end in (the same piles and stack circles reached by another
 order of actions count once) and searches them by alternating turns, this seat's turns for the
 best and the other seat's for the worst value (minimax with alpha-beta pruning, the turns that
-score best first), then scores the position with level 3's :func:`~games.nimble.bots.plan.score`,
-with ``deep_settle`` once the seat to move has made its free placements (:func:`settled_score`).
+score best first), then scores the position with level 3's :func:`~games.nimble.bots.plan.score`.
 
 The depth grows one turn at a time while the fixed budget of simulated actions lasts; the move
 played is the best of the deepest search that finished, so it depends on the budget and never
@@ -24,7 +23,7 @@ from typing import Any
 from games.nimble.bots.memory import Memory, world_from_memory
 from games.nimble.bots.plan import PlanBudget, score
 from games.nimble.bots.sim import END, FLIP, RECYCLE, RETURN, Sim, place_move
-from games.nimble.engine import CARD_CIRCLE, CARD_FRAME
+from games.nimble.engine import CARD_FRAME
 
 
 class _OutOfBudget(Exception):
@@ -80,47 +79,6 @@ def score_two(sim: Sim, seat: int, weights: PlanBudget) -> float:
     return value
 
 
-def free_placements(sim: Sim, mover: int) -> tuple[int, list[int]]:
-    """The placements ``mover`` can make from its discard without spending an action, each on
-    a stack the discard top fits (which of several such stacks does not matter: they show the
-    same circle), until the top fits nowhere: how many, and the stack circles after them."""
-    discard = sim.discards[mover]
-    circles = sim.circles[:]
-    placed = 0
-    for index in range(len(discard) - 1, -1, -1):
-        card = discard[index]
-        frame = CARD_FRAME[card]
-        if frame not in circles:
-            break
-        circles[circles.index(frame)] = CARD_CIRCLE[card]
-        placed += 1
-    return placed, circles
-
-
-def settled_score(sim: Sim, seat: int, weights: PlanBudget) -> float:
-    """:func:`score_two` once the seat to move has made the free placements waiting on its
-    discard: a leaf where the other seat is to move and three of its discard cards chain onto
-    the stacks is three cards better for it, not a small bonus. A finish by those placements
-    scores as one."""
-    mover = sim.to_move
-    if sim.over or sim.n != 2 or mover is None:
-        return score_two(sim, seat, weights)
-    placed, circles = free_placements(sim, mover)
-    if not placed:
-        return score_two(sim, seat, weights)
-    other = 1 - seat
-    left = [len(sim.sets[s]) + len(sim.discards[s]) for s in (0, 1)]
-    left[mover] -= placed
-    value = float((left[other] if sim.active[other] else 0) - left[seat])
-    if left[mover] <= sim.finish_at:
-        return value + (weights.win if mover == seat else -weights.win)
-    waiting = 1 - mover  # the mover's own discard top fits nowhere once it has placed
-    discard = sim.discards[waiting]
-    if discard and sim.active[waiting] and CARD_FRAME[discard[-1]] in circles:
-        value += weights.fit_bonus if waiting == seat else -weights.threat
-    return value
-
-
 class _TurnSearch:
     def __init__(self, seat: int, weights: PlanBudget, limit: int, deadline: float) -> None:
         self.seat = seat
@@ -163,8 +121,6 @@ class _TurnSearch:
 
     def value(self, sim: Sim, turns: int, alpha: float, beta: float) -> float:
         if sim.over or turns <= 0 or sim.to_move is None:
-            if self.weights.deep_settle:
-                return settled_score(sim, self.seat, self.weights)
             return score_two(sim, self.seat, self.weights)
         mover = sim.to_move
         ends = [end for _, end in self.turn_ends(sim, mover)]
@@ -239,4 +195,4 @@ def deep_values(view: dict[str, Any], seat: int, memory: Memory, rng: random.Ran
     return result, depth
 
 
-__all__ = ["deep_values", "free_placements", "settled_score", "turn_key", "turn_moves"]
+__all__ = ["deep_values", "turn_key", "turn_moves"]

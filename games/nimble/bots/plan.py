@@ -57,9 +57,6 @@ class PlanBudget:
     deep_turns: int = 8
     # Worlds for that search while some cards are unseen; 0 keeps it to fully known positions.
     deep_worlds: int = 0
-    # The positions where that search stops are scored once the seat to move has made the free
-    # placements waiting on its discard (:func:`~games.nimble.bots.deep.settled_score`).
-    deep_settle: bool = False
 
 
 def score(sim: Sim, seat: int, budget: PlanBudget) -> float:
