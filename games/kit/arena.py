@@ -21,6 +21,19 @@ from games.kit.registry import game as game_spec
 MAX_STEPS = 20_000
 
 
+@dataclass(frozen=True)
+class MatchRecord:
+    """One arena match as level A saw it: its number (seed ``"{seed}-{number}"``), A's seat,
+    A's points (1, 0.5 or 0), A's score minus B's, and how the match ended (the outcome's
+    ``reason``)."""
+
+    number: int
+    seat_a: int
+    points: float
+    score_diff: float
+    reason: str
+
+
 @dataclass
 class ArenaResult:
     game: str
@@ -33,6 +46,7 @@ class ArenaResult:
     # The same moves in process time (CPU seconds): what a move takes on an idle core, whatever
     # the load of the machine was.
     think_cpu_seconds: dict[int, list[float]] = field(default_factory=lambda: {})
+    matches: list[MatchRecord] = field(default_factory=list)  # in the order of their numbers
 
     def win_rate(self) -> float:
         return self.wins_a / self.games if self.games else 0.0
@@ -119,10 +133,9 @@ def play_match(game: str, levels: Mapping[int, int], seed: str,
 def _arena_game(game: str, level_a: int, level_b: int, number: int,
                 config: Mapping[str, Any] | None, seed: str,
                 others: Mapping[int, Policy] | None,
-                ) -> tuple[float, float, list[tuple[int, float, float]]]:
-    """Match ``number`` of an arena: A's points (1, 0.5 or 0), A's score minus B's, and every
-    think time as (level, wall-clock seconds, process seconds). Level A sits in seat
-    ``number % 2``."""
+                ) -> tuple[MatchRecord, list[tuple[int, float, float]]]:
+    """Match ``number`` of an arena, and every think time in it as (level, wall-clock seconds,
+    process seconds). Level A sits in seat ``number % 2``."""
     a_seat = number % 2
     levels = {a_seat: level_a, 1 - a_seat: level_b}
     thinks: list[tuple[int, float, float]] = []
@@ -131,7 +144,9 @@ def _arena_game(game: str, level_a: int, level_b: int, number: int,
                          others=others)
     rank_a, rank_b = outcome.ranks[a_seat], outcome.ranks[1 - a_seat]
     points = 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
-    return points, outcome.scores[a_seat] - outcome.scores[1 - a_seat], thinks
+    record = MatchRecord(number, a_seat, points,
+                         outcome.scores[a_seat] - outcome.scores[1 - a_seat], outcome.reason)
+    return record, thinks
 
 
 def run_arena(game: str, level_a: int, level_b: int, games: int,
@@ -147,9 +162,10 @@ def run_arena(game: str, level_a: int, level_b: int, games: int,
     result.think_seconds = {level_a: [], level_b: []}
     result.think_cpu_seconds = {level_a: [], level_b: []}
 
-    def add(points: float, diff: float, thinks: list[tuple[int, float, float]]) -> None:
-        result.wins_a += points
-        result.score_diffs.append(diff)
+    def add(record: MatchRecord, thinks: list[tuple[int, float, float]]) -> None:
+        result.matches.append(record)
+        result.wins_a += record.points
+        result.score_diffs.append(record.score_diff)
         for level, wall, cpu in thinks:
             result.think_seconds.setdefault(level, []).append(wall)
             result.think_cpu_seconds.setdefault(level, []).append(cpu)

@@ -35,6 +35,9 @@ class Command(BaseCommand):
         parser.add_argument("--config", type=json.loads, default=None,
                             help="Match options as JSON (default: the game's defaults).")
         parser.add_argument("--seed", default="arena")
+        parser.add_argument("--matches", action="store_true",
+                            help="Also print a line per match: its seed, level A's seat, "
+                                 "points and score difference, and how it ended.")
 
     def handle(self, *args, **options) -> None:
         game = options["game"]
@@ -77,3 +80,9 @@ class Command(BaseCommand):
             f"({result.max_think_cpu_ms(result.level_b):.0f}) ms per move, over "
             f"{len(result.think_cpu_seconds.get(result.level_a, []))} and "
             f"{len(result.think_cpu_seconds.get(result.level_b, []))} moves")
+        if options["matches"]:
+            for match in result.matches:
+                self.stdout.write(
+                    f"  match {match.number} (seed {options['seed']}-{match.number}): level "
+                    f"{result.level_a} in seat {match.seat_a}; points {match.points:g}, score "
+                    f"difference {match.score_diff:+g}, {match.reason}")
