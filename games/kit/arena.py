@@ -39,14 +39,25 @@ class ArenaResult:
     game: str
     level_a: int
     level_b: int
-    games: int = 0
-    wins_a: float = 0.0  # a shared first place counts half
-    score_diffs: list[float] = field(default_factory=list)  # A's score minus B's, per match
+    matches: list[MatchRecord] = field(default_factory=list)  # in the order of their numbers
     think_seconds: dict[int, list[float]] = field(default_factory=lambda: {})
     # The same moves in process time (CPU seconds): what a move takes on an idle core, whatever
     # the load of the machine was.
     think_cpu_seconds: dict[int, list[float]] = field(default_factory=lambda: {})
-    matches: list[MatchRecord] = field(default_factory=list)  # in the order of their numbers
+
+    @property
+    def games(self) -> int:
+        return len(self.matches)
+
+    @property
+    def wins_a(self) -> float:
+        """A's points: a shared first place counts half."""
+        return sum((match.points for match in self.matches), 0.0)
+
+    @property
+    def score_diffs(self) -> list[float]:
+        """A's score minus B's, per match."""
+        return [match.score_diff for match in self.matches]
 
     def win_rate(self) -> float:
         return self.wins_a / self.games if self.games else 0.0
@@ -63,11 +74,12 @@ class ArenaResult:
 
     def mean_score_diff(self) -> tuple[float, float]:
         """Mean of A's score minus B's, with the half-width of its 95% interval."""
-        n = len(self.score_diffs)
+        diffs = self.score_diffs
+        n = len(diffs)
         if n < 2:
-            return (self.score_diffs[0] if n else 0.0), 0.0
-        mean = sum(self.score_diffs) / n
-        variance = sum((d - mean) ** 2 for d in self.score_diffs) / (n - 1)
+            return (diffs[0] if n else 0.0), 0.0
+        mean = sum(diffs) / n
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         return mean, 1.96 * math.sqrt(variance / n)
 
     def mean_think_ms(self, level: int) -> float:
@@ -164,12 +176,9 @@ def run_arena(game: str, level_a: int, level_b: int, games: int,
 
     def add(record: MatchRecord, thinks: list[tuple[int, float, float]]) -> None:
         result.matches.append(record)
-        result.wins_a += record.points
-        result.score_diffs.append(record.score_diff)
         for level, wall, cpu in thinks:
             result.think_seconds.setdefault(level, []).append(wall)
             result.think_cpu_seconds.setdefault(level, []).append(cpu)
-        result.games += 1
         if progress is not None:
             progress()
 

@@ -16,8 +16,9 @@ def test_the_arena_keeps_a_record_of_every_match_in_order():
     result = run_arena("nimble", 2, 1, games=3, config={"mode": "turns"}, seed="smoke", first=5)
     assert [m.number for m in result.matches] == [5, 6, 7]
     assert [m.seat_a for m in result.matches] == [1, 0, 1]
-    assert sum(m.points for m in result.matches) == result.wins_a
-    assert [m.score_diff for m in result.matches] == result.score_diffs
+    assert {m.points for m in result.matches} <= {0.0, 0.5, 1.0}
+    assert result.games == 3 and result.wins_a == sum(m.points for m in result.matches)
+    assert result.score_diffs == [m.score_diff for m in result.matches]
     assert {m.reason for m in result.matches} <= REASONS
     jobs = run_arena("nimble", 2, 1, games=3, config={"mode": "turns"}, seed="smoke", first=5,
                      jobs=2)
