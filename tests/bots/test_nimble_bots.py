@@ -29,7 +29,7 @@ from games.nimble.bots import (
 )
 from games.nimble.bots.deep import _TurnSearch, deep_values, score_two, turn_key, turn_moves
 from games.nimble.bots.memory import reconstruct, start_counts, world_from_memory
-from games.nimble.bots.plan import finish_turn, own_moves, score
+from games.nimble.bots.plan import finish_turn, own_moves, score, stall_cost
 from games.nimble.bots.sim import (
     END,
     FLIP,
@@ -573,7 +573,13 @@ def test_the_turn_search_moves_and_score_are_the_planners(table_positions):
         for last in (None, FLIP, RETURN, END):
             assert turn_moves(world, seat, last) == own_moves(world, seat, last)
         for s in (0, 1):
-            assert score_two(world, s, LEVEL4_BUDGET) == score(world, s, LEVEL4_BUDGET)
+            lead = world.cards_left(1 - s) - world.cards_left(s)
+            cost = stall_cost(world, lead, LEVEL4_BUDGET)
+            if cost:
+                assert score_two(world, s, LEVEL4_BUDGET) == pytest.approx(
+                    score(world, s, LEVEL4_BUDGET) - cost, abs=1e-9)
+            else:
+                assert score_two(world, s, LEVEL4_BUDGET) == score(world, s, LEVEL4_BUDGET)
         before = world.copy()
         for move in turn_moves(world, seat, None):
             child = world.copy_for(seat)
@@ -587,6 +593,35 @@ def test_the_turn_search_moves_and_score_are_the_planners(table_positions):
             before.sets, before.discards, before.counts, before.circles)
         checked += 1
     assert checked >= 10
+
+
+def test_level_4_counts_rounds_without_a_placement_against_the_seat_behind():
+    """A stalemate is won on fewer cards left, so level 4's search scores a seat behind on cards
+    lower the more rounds in a row have passed without a placement: next to nothing after one,
+    nearly the stalemate's loss at the cap, nothing once someone placed in the round. A seat
+    level or ahead, and level 3's score, do not count them."""
+    state = _position(top=("red", "green"), circles=("orange", "beige", "purple"))
+    view = E.view(state, 0)
+    ahead, behind = sorted((0, 1), key=lambda seat: view["seats"][seat]["cards_left"])
+    assert view["seats"][ahead]["cards_left"] < view["seats"][behind]["cards_left"]
+    values = []
+    for idle in range(view["stall_cap"]):
+        world = sim_from_view({**view, "idle_rounds": idle}, random.Random(0))
+        values.append((score_two(world, behind, LEVEL4_BUDGET),
+                       score_two(world, ahead, LEVEL4_BUDGET),
+                       score(world, behind, LEVEL4_BUDGET)))
+        world.placed_this_round = True
+        assert score_two(world, behind, LEVEL4_BUDGET) == values[0][0]
+    behind_values = [value for value, _, _ in values]
+    assert behind_values == sorted(behind_values, reverse=True)
+    assert len(set(behind_values)) == len(behind_values)
+    assert behind_values[0] - behind_values[1] < 0.5
+    half_win = LEVEL4_BUDGET.win / 2
+    assert behind_values[0] - behind_values[-1] > 0.6 * half_win
+    assert behind_values[-1] > behind_values[0] - half_win
+    assert len({ahead for _, ahead, _ in values}) == 1
+    assert len({planner for _, _, planner in values}) == 1
+    assert stall_cost(world, -1, PlanBudget()) == 0
 
 
 def test_level_4_searches_whole_turns_before_every_card_is_known():

@@ -4,7 +4,9 @@ A *turn* is every sequence of actions a seat can play until its turn passes. The
 the distinct positions a turn can end in (the same piles and stack circles reached by another
 order of actions count once) and searches them by alternating turns, this seat's turns for the
 best and the other seat's for the worst value (minimax with alpha-beta pruning, the turns that
-score best first), then scores the position with level 3's :func:`~games.nimble.bots.plan.score`.
+score best first), then scores the position with level 3's :func:`~games.nimble.bots.plan.score`,
+less a cost for rounds without a placement when the seat is behind on cards: such rounds lead to
+a stalemate, which fewer cards left wins (:func:`~games.nimble.bots.plan.stall_cost`).
 
 The depth grows one turn at a time while the fixed budget of simulated actions lasts; the move
 played is the best of the deepest search that finished, so it depends on the budget and never
@@ -21,7 +23,7 @@ import time
 from typing import Any
 
 from games.nimble.bots.memory import Memory, world_from_memory
-from games.nimble.bots.plan import PlanBudget, score
+from games.nimble.bots.plan import PlanBudget, score, stall_cost
 from games.nimble.bots.sim import END, FLIP, RECYCLE, RETURN, Sim, place_move
 from games.nimble.engine import CARD_FRAME
 
@@ -58,7 +60,8 @@ def turn_moves(sim: Sim, seat: int, last: int | None) -> list[int]:
 
 def score_two(sim: Sim, seat: int, weights: PlanBudget) -> float:
     """:func:`~games.nimble.bots.plan.score` for two players, computed directly (the same
-    value, in the same order of operations)."""
+    value, in the same order of operations), less the :func:`~games.nimble.bots.plan.stall_cost`
+    of the rounds without a placement when the seat is behind on cards."""
     if sim.n != 2:
         return score(sim, seat, weights)
     other = 1 - seat
@@ -68,6 +71,7 @@ def score_two(sim: Sim, seat: int, weights: PlanBudget) -> float:
     value = float((len(sets[other]) + len(discards[other]) if against else 0) - mine)
     if sim.over:
         return score(sim, seat, weights)
+    value -= stall_cost(sim, value, weights)
     circles = sim.circles
     discard = discards[seat]
     if discard and CARD_FRAME[discard[-1]] in circles:

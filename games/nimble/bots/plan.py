@@ -57,6 +57,11 @@ class PlanBudget:
     deep_turns: int = 8
     # Worlds for that search while some cards are unseen; 0 keeps it to fully known positions.
     deep_worlds: int = 0
+    # That search's score: rounds in a row without a placement lead to a stalemate, won on
+    # fewer cards left, so a seat behind on cards loses ``stall_pressure`` times half a win
+    # times (idle rounds / stall cap) cubed: next to nothing after one idle round, nearly the
+    # stalemate's loss at the cap (see :func:`stall_cost`; 0 leaves it off).
+    stall_pressure: float = 0.0
 
 
 def score(sim: Sim, seat: int, budget: PlanBudget) -> float:
@@ -79,6 +84,14 @@ def score(sim: Sim, seat: int, budget: PlanBudget) -> float:
         if sim.can_place(s):
             value -= threat
     return value
+
+
+def stall_cost(sim: Sim, lead: float, budget: PlanBudget) -> float:
+    """What the rounds without a placement so far cost a seat ``lead`` cards ahead (behind when
+    negative) of the best other seat; nothing once someone placed in this round."""
+    if lead >= 0 or not budget.stall_pressure or sim.placed_this_round:
+        return 0.0
+    return budget.stall_pressure * budget.win / 2 * (sim.idle_rounds / sim.stall_cap) ** 3
 
 
 def own_moves(sim: Sim, seat: int, last: int | None) -> list[int]:
@@ -225,4 +238,4 @@ def plan_values(view: dict[str, Any], seat: int, memory: Memory, rng: random.Ran
     return {move: total / done for move, total in totals.items()}
 
 
-__all__ = ["PlanBudget", "finish_round", "own_moves", "plan_values", "score"]
+__all__ = ["PlanBudget", "finish_round", "own_moves", "plan_values", "score", "stall_cost"]
