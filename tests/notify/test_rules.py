@@ -8,6 +8,7 @@ import threading
 import time
 
 import pytest
+from django.conf import settings as django_settings
 from django.test import Client
 
 from games.live import presence
@@ -17,6 +18,10 @@ from games.notify.models import Delivery, TurnNotice
 from games.services.notifications import notify
 from tests.factories import UserFactory, token_for
 from tests.notify.helpers import entries, play, start, until_turn_of, verified
+
+# Presence (who watches live) is kept in Redis; without it nobody counts as watching.
+needs_redis = pytest.mark.skipif(not django_settings.EVENTS_REDIS_URL,
+                                 reason="needs Redis (CELERY_BROKER_URL=redis://...)")
 
 
 def _turn(user, match):
@@ -57,6 +62,7 @@ def test_one_your_turn_per_match_until_looked_at_or_moved(
     assert turns()[-1]["match"] == str(other.id)
 
 
+@needs_redis
 @pytest.mark.django_db(transaction=True)
 def test_nothing_is_pushed_about_a_match_the_player_watches_live(push_service, settings):
     alice, bob = UserFactory(), UserFactory()
@@ -105,6 +111,7 @@ def test_nothing_is_pushed_about_a_match_the_player_watches_live(push_service, s
     assert push_service.for_device(device)[-1]["kind"] == "your_turn"
 
 
+@needs_redis
 @pytest.mark.django_db(transaction=True)
 def test_following_the_feed_counts_as_watching_every_match(push_service):
     alice = UserFactory()

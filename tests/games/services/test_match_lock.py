@@ -30,7 +30,10 @@ def test_the_match_comes_locked_with_its_seats_in_one_query(running, alice):
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
         match = match_lock(match_id=running.id, user=alice)
         seats = match_seats(match)
-    assert len(queries) == 1 and "FOR UPDATE OF" in queries[0]["sql"]
+    assert len(queries) == 1
+    # SQLite (make run's embedded default) has no row locks: Django leaves the clause out there.
+    if connection.features.has_select_for_update_of:
+        assert "FOR UPDATE OF" in queries[0]["sql"]
     assert [seat.index for seat in seats] == [0, 1]
     assert seats[0].user == alice and match.status == Match.Status.ACTIVE
 
