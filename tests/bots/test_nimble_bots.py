@@ -29,7 +29,7 @@ from games.nimble.bots import (
 )
 from games.nimble.bots.deep import _TurnSearch, deep_values, score_two, turn_key, turn_moves
 from games.nimble.bots.memory import reconstruct, start_counts, world_from_memory
-from games.nimble.bots.plan import finish_turn, own_moves, score, stall_cost
+from games.nimble.bots.plan import finish_round, finish_turn, own_moves, score, stall_cost
 from games.nimble.bots.sim import (
     END,
     FLIP,
@@ -603,6 +603,70 @@ def test_the_turn_search_moves_and_score_are_the_planners(table_positions):
             before.sets, before.discards, before.counts, before.circles)
         checked += 1
     assert checked >= 10
+
+
+def _other_seat_to_move(count: int) -> list:
+    """Worlds of known two-player turn positions played on to the other seat's turn (the seat
+    to act ends its turn greedily), with that seat."""
+    found = []
+    for number, (state, seat, history) in enumerate(_known_positions(count)):
+        view = E.view(state, seat)
+        memory = reconstruct(view, history)
+        assert memory is not None
+        world = world_from_memory(view, memory, random.Random(number))
+        finish_turn(world, seat)
+        if not world.over:
+            found.append((world, seat))
+    return found
+
+
+def _outlook(end, mover: int) -> float:
+    """How a player who plans only its own turn values the end of it: its score once the other
+    seat has answered with a greedy turn."""
+    probe = end.copy()
+    finish_round(probe, mover)
+    return score(probe, mover, LEVEL4_BUDGET)
+
+
+def test_level_4_expects_the_other_seat_to_plan_its_own_turn():
+    """Level 4's search plays the other seat's turn as a player who plans its own turn would:
+    the way to end it that scores best for that seat once level 4 has answered greedily (level
+    3's outlook), not the one worst for level 4."""
+    differs = 0
+    positions = _other_seat_to_move(6)
+    assert len(positions) >= 4
+    for world, seat in positions:
+        other = 1 - seat
+        search = _TurnSearch(seat, LEVEL4_BUDGET, 10**9, time.perf_counter() + 600)
+        ends = [end for _, end in search.turn_ends(world, other)]
+        chosen = search.planned_turn(world, other)
+        assert turn_key(chosen, other) in {turn_key(end, other) for end in ends}
+        assert _outlook(chosen, other) == max(_outlook(end, other) for end in ends)
+        worst = min(ends, key=lambda end: score_two(end, seat, LEVEL4_BUDGET))
+        differs += turn_key(chosen, other) != turn_key(worst, other)
+    assert differs >= 1
+
+
+def test_a_search_expecting_a_planner_values_every_move_at_least_as_high_as_minimax():
+    """The planner's turn is one of the turns the minimax search lets the other seat choose
+    from, so with the same worlds and depth no first action is worth less to level 4."""
+    minimax = dataclasses.replace(LEVEL4_BUDGET, deep_opponent="worst")
+    checked = 0
+    for state, seat, history in _known_positions(4):
+        view = E.view(state, seat)
+        memory = reconstruct(view, history)
+        assert memory is not None
+        world = world_from_memory(view, memory, None)
+        moves = candidate_moves(world.legal(seat))
+        for turns in (2, 3):
+            values = {}
+            for budget in (minimax, LEVEL4_BUDGET):
+                search = _TurnSearch(seat, budget, 10**9, time.perf_counter() + 600)
+                values[budget.deep_opponent] = search.root_values(world, turns, moves)
+            assert all(values["planner"][move] >= values["worst"][move] - 1e-9
+                       for move in moves)
+            checked += 1
+    assert checked == 8
 
 
 def test_level_4_counts_rounds_without_a_placement_against_the_seat_behind():

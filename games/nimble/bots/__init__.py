@@ -9,10 +9,11 @@ action sequences in worlds where only the never-seen cards are dealt at random
 all in the middle of a match) leaves it without memory, and it plays level 2's move.
 
 Level 4 has level 3's memory. With two players in turn mode it searches whole turns of both seats
-several deep (:mod:`games.nimble.bots.deep`), in worlds that deal the never-seen cards at random
-until every card of both seats is known (after their first recycles), then in the one exact
-world; should not even two turns finish within its budget, it plans like level 3 with the other
-seat's reply turn searched too.
+several deep (:mod:`games.nimble.bots.deep`), the other seat's as a player who plans its own turn
+would play them, in worlds that deal the never-seen cards at random until every card of both
+seats is known (after their first recycles), then in the one exact world; should not even two
+turns finish within its budget, it plans like level 3 with the other seat's reply turn searched
+too.
 """
 
 from __future__ import annotations
@@ -162,13 +163,14 @@ memory_policy = make_memory_policy()
 
 # Level 4: level 3's memory; in a two-player turn match whole turns of both seats are searched as
 # deep as 60,000 simulated actions a move allow (up to 8 turns), over 4 sampled worlds while
-# some cards are unseen, a seat behind on cards scored lower the longer nobody has placed (the
-# stalemate ahead is lost on cards left); where not even two turns finish, level 3's search with
-# the other seat's reply turn searched (at most 400,000 actions). With 3-4 players or in a race:
-# level 3's search over 8 worlds, 5 own actions deep in a race.
+# some cards are unseen, the other seat's turns played as a player who plans its own turn plays
+# them, a seat behind on cards scored lower the longer nobody has placed (the stalemate ahead is
+# lost on cards left); where not even two turns finish, level 3's search with the other seat's
+# reply turn searched (at most 400,000 actions). With 3-4 players or in a race: level 3's search
+# over 8 worlds, 5 own actions deep in a race.
 LEVEL4_BUDGET = PlanBudget(worlds=8, reply_search=True, race_depth=5, max_nodes=400_000,
                            max_seconds=3.0, deep_nodes=60_000, deep_worlds=4,
-                           stall_pressure=1.0)
+                           stall_pressure=1.0, deep_opponent="planner")
 deep_policy = make_memory_policy(LEVEL4_BUDGET)
 
 NIMBLE_POLICIES: dict[int, Policy] = {

@@ -2,11 +2,17 @@
 
 A *turn* is every sequence of actions a seat can play until its turn passes. The search lists
 the distinct positions a turn can end in (the same piles and stack circles reached by another
-order of actions count once) and searches them by alternating turns, this seat's turns for the
-best and the other seat's for the worst value (minimax with alpha-beta pruning, the turns that
-score best first), then scores the position with level 3's :func:`~games.nimble.bots.plan.score`,
-less a cost for rounds without a placement when the seat is behind on cards: such rounds lead to
-a stalemate, which fewer cards left wins (:func:`~games.nimble.bots.plan.stall_cost`).
+order of actions count once) and searches them by alternating turns. This seat's turns are
+searched for the best value. The other seat's turns are searched for the worst (minimax with
+alpha-beta pruning, the turns that score best first), or, with ``PlanBudget.deep_opponent`` set
+to ``"planner"`` (level 4), played as a player who plans its own turn would play them: the end
+that scores best for that seat once this seat has answered with a greedy turn
+(:meth:`_TurnSearch.planned_turn`). A worst-case opponent that sees the sampled world's hidden
+cards is stronger than any real one: against it every circle this seat's placements show looks
+like a gift, and the search holds cards back. The search then scores the position with level 3's
+:func:`~games.nimble.bots.plan.score`, less a cost for rounds without a placement when the seat
+is behind on cards: such rounds lead to a stalemate, which fewer cards left wins
+(:func:`~games.nimble.bots.plan.stall_cost`).
 
 The depth grows one turn at a time while the fixed budget of simulated actions lasts; the move
 played is the best of the deepest search that finished, so it depends on the budget and never
@@ -23,7 +29,7 @@ import time
 from typing import Any
 
 from games.nimble.bots.memory import Memory, world_from_memory
-from games.nimble.bots.plan import PlanBudget, score, stall_cost
+from games.nimble.bots.plan import PlanBudget, finish_round, score, stall_cost
 from games.nimble.bots.sim import END, FLIP, RECYCLE, RETURN, Sim, place_move
 from games.nimble.engine import CARD_FRAME
 
@@ -123,10 +129,27 @@ class _TurnSearch:
         walk(sim, None, None)
         return list(ends.values())
 
+    def planned_turn(self, sim: Sim, mover: int) -> Sim:
+        """The end of ``mover``'s turn that a player who plans only its own turn picks: the one
+        that scores best for ``mover`` (:func:`~games.nimble.bots.plan.score`) once the other
+        seat has answered with a greedy turn; the first in the search's order on a tie."""
+        best, choice = -1e18, sim
+        for _, end in self.turn_ends(sim, mover):
+            probe = end
+            if not end.over:
+                probe = end.copy()
+                self._count(max(1, finish_round(probe, mover)))
+            value = score(probe, mover, self.weights)
+            if value > best + 1e-9:
+                best, choice = value, end
+        return choice
+
     def value(self, sim: Sim, turns: int, alpha: float, beta: float) -> float:
         if sim.over or turns <= 0 or sim.to_move is None:
             return score_two(sim, self.seat, self.weights)
         mover = sim.to_move
+        if mover != self.seat and self.weights.deep_opponent == "planner":
+            return self.value(self.planned_turn(sim, mover), turns - 1, alpha, beta)
         ends = [end for _, end in self.turn_ends(sim, mover)]
         maximise = mover == self.seat
         ends.sort(key=lambda end: score_two(end, self.seat, self.weights), reverse=maximise)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from games.nimble.bots.memory import Memory, world_from_memory
 from games.nimble.bots.sim import END, FLIP, PLACE0, RECYCLE, RETURN, Sim, greedy_choice
@@ -62,6 +62,10 @@ class PlanBudget:
     # times (idle rounds / stall cap) cubed: next to nothing after one idle round, nearly the
     # stalemate's loss at the cap (see :func:`stall_cost`; 0 leaves it off).
     stall_pressure: float = 0.0
+    # How that search plays the other seat's turns: ``"worst"``, the turn worst for this seat
+    # (minimax); ``"planner"``, the turn a player who plans its own turn picks, the one that
+    # scores best for it once this seat has answered with a greedy turn (what level 3 weighs).
+    deep_opponent: Literal["worst", "planner"] = "worst"
 
 
 def score(sim: Sim, seat: int, budget: PlanBudget) -> float:
