@@ -137,7 +137,7 @@ class _TurnSearch:
         for _, end in self.turn_ends(sim, mover):
             probe = end
             if not end.over:
-                probe = end.copy()
+                probe = end.copy_for(1 - mover)  # only this seat acts until mover's next turn
                 self._count(max(1, finish_round(probe, mover)))
             value = score(probe, mover, self.weights)
             if value > best + 1e-9:
