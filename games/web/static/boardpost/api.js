@@ -1,20 +1,81 @@
+// @ts-check
 // The public API, as any client sees it: JSON over HTTP with `Authorization: Token <key>`.
 // Errors come back as {code, message, extra}; they are thrown as ApiError.
 
 import { gettext, interpolate } from "./i18n.js";
 
+// The API's shapes the pages rely on (docs/openapi.yaml has them all). A game's own parts
+// (config, view, legal moves, outcome, events) are the game module's to read.
+/** @typedef {{username: string, is_bot: boolean}} PlayerRef */
+/**
+ * @typedef {object} Seat
+ * @property {number} index
+ * @property {PlayerRef | null} player
+ * @property {boolean} joined
+ * @property {boolean} to_act
+ * @property {boolean} forfeited
+ * @property {number | null} rank
+ * @property {number | null} score
+ */
+/**
+ * A match (GET /api/matches/{id}; a list gives the same fields but the view and legal moves).
+ * @typedef {object} Match
+ * @property {string} id
+ * @property {string} game
+ * @property {string} status "open", "active", "finished" or "aborted"
+ * @property {number} players
+ * @property {boolean} rated
+ * @property {number} version
+ * @property {number | null} turn_seconds
+ * @property {string | null} deadline
+ * @property {string} created_at
+ * @property {string} updated_at
+ * @property {Seat[]} seats
+ * @property {number[]} to_act
+ * @property {number | null} your_seat
+ * @property {boolean} is_your_turn
+ * @property {boolean} invitation_pending
+ * @property {any} outcome
+ * @property {boolean} private
+ * @property {SeatRatingChange[]} rating_changes
+ * @property {string | null} rematch
+ * @property {string | null} rematch_of
+ * @property {any} config
+ * @property {string | null} started_at
+ * @property {string | null} finished_at
+ * @property {any} [view]
+ * @property {any} [legal_moves]
+ * @property {string | null} [seed]
+ */
+/**
+ * @typedef {{seat: number, username: string, before: number, after: number, delta: number}}
+ *   SeatRatingChange
+ */
+/**
+ * @typedef {object} RequestOptions
+ * @property {unknown} [body] sent as JSON
+ * @property {Object<string, string>} [headers]
+ * @property {AbortSignal} [signal]
+ * @property {boolean} [auth] false: no Authorization header
+ */
+
 const TOKEN_KEY = "boardpost.token";
 const USER_KEY = "boardpost.username";
 
 export class ApiError extends Error {
+  /** @param {number} status @param {any} body the error envelope, if the answer is one */
   constructor(status, body) {
     const envelope = body && typeof body === "object" ? body : {};
     super(envelope.message || interpolate(gettext("HTTP %(status)s"), { status }));
     this.status = status;
     this.code = envelope.code || "http_error";
+    /** @type {Object<string, any>} */
     this.extra = envelope.extra || {};
+    /** @type {number | null} seconds, from a 429's Retry-After */
+    this.retryAfter = null;
   }
 
+  /** @returns {string | null} */
   get rule() {
     return this.extra.rule || null;
   }
@@ -31,6 +92,7 @@ export const session = {
   get username() {
     return localStorage.getItem(USER_KEY);
   },
+  /** @param {string} token @param {string} username */
   save(token, username) {
     localStorage.setItem(TOKEN_KEY, token);
     localStorage.setItem(USER_KEY, username);
@@ -41,9 +103,11 @@ export const session = {
   },
 };
 
+/** @type {Set<() => void>} */
 const listeners = new Set();
 
-/** Called with no argument when the server says the token is no longer valid. */
+/** Called with no argument when the server says the token is no longer valid.
+ * @param {() => void} listener */
 export function onSignedOut(listener) {
   listeners.add(listener);
 }
@@ -57,8 +121,11 @@ export function newKey() {
 /**
  * request(method, path, {body, headers, signal, auth}) -> {status, data, headers}
  * Throws ApiError for any status >= 400 (and for network failures, status 0).
+ * @param {string} method @param {string} path @param {RequestOptions} [options]
+ * @returns {Promise<{status: number, data: any, headers: Headers}>}
  */
 export async function request(method, path, options = {}) {
+  /** @type {Object<string, string>} */
   const headers = { Accept: "application/json", ...(options.headers || {}) };
   const token = session.token;
   if (token && options.auth !== false) headers.Authorization = `Token ${token}`;
@@ -73,7 +140,7 @@ export async function request(method, path, options = {}) {
       method, headers, body, signal: options.signal, credentials: "omit", cache: "no-store",
     });
   } catch (error) {
-    if (error.name === "AbortError") throw error;
+    if (/** @type {Error} */ (error).name === "AbortError") throw error;
     throw new ApiError(0, { code: "network_error", message: gettext("The server cannot be reached.") });
   }
   let data = null;
@@ -102,20 +169,28 @@ export async function request(method, path, options = {}) {
 }
 
 export const api = {
+  /** @param {string} path @param {RequestOptions} [options] @returns {Promise<any>} */
   async get(path, options) {
     return (await request("GET", path, options)).data;
   },
+  /** @param {string} path @param {unknown} [body] @param {RequestOptions} [options]
+   * @returns {Promise<any>} */
   async post(path, body, options = {}) {
     return (await request("POST", path, { ...options, body })).data;
   },
+  /** @param {string} path @param {RequestOptions} [options] @returns {Promise<any>} */
   async del(path, options) {
     return (await request("DELETE", path, options)).data;
   },
 };
 
-/** Every page of a cursor-paginated list ({results, next}), up to `max` items. */
+/** Every page of a cursor-paginated list ({results, next}), up to `max` items.
+ * @param {string} path @param {number} [max] @param {AbortSignal} [signal]
+ * @returns {Promise<any[]>} */
 export async function allPages(path, max = 1000, signal) {
+  /** @type {any[]} */
   const items = [];
+  /** @type {string | null} */
   let next = path;
   while (next && items.length < max) {
     const page = await api.get(next, { signal });
@@ -125,12 +200,14 @@ export async function allPages(path, max = 1000, signal) {
   return items;
 }
 
-/** A `next` link as a path on this origin (DRF gives absolute URLs). */
+/** A `next` link as a path on this origin (DRF gives absolute URLs).
+ * @param {string} url */
 export function sameOrigin(url) {
   const parsed = new URL(url, location.href);
   return parsed.pathname + parsed.search;
 }
 
+/** @type {(ms: number, signal?: AbortSignal) => Promise<void>} */
 export const sleep = (ms, signal) => new Promise((resolve, reject) => {
   const timer = setTimeout(resolve, ms);
   signal?.addEventListener("abort", () => {
@@ -144,6 +221,11 @@ export const sleep = (ms, signal) => new Promise((resolve, reject) => {
  * server to wait `waitSeconds`), hand the answer to `onAnswer` (which returns the next `after`,
  * or null to stop), retry with back-off on errors. A request the server has not answered
  * `graceSeconds` after its wait is given up and sent again (a proxy or server may drop it).
+ * @template A
+ * @param {(after: A, waitSeconds: number) => string} makePath @param {A} after
+ * @param {(answer: any) => A | null | undefined | Promise<A | null | undefined>} onAnswer
+ * @param {AbortSignal} signal
+ * @param {{waitSeconds?: number, graceSeconds?: number}} [timing]
  */
 export async function follow(makePath, after, onAnswer, signal,
   { waitSeconds = 25, graceSeconds = 10 } = {}) {
@@ -161,9 +243,10 @@ export async function follow(makePath, after, onAnswer, signal,
       after = next;
     } catch (error) {
       if (signal.aborted) return;
-      if (error.name === "AbortError") continue; // no answer in time: ask again at once
-      if (error.status === 401 || error.status === 404) return;
-      const wait = error.status === 429 ? Math.max(delay, (error.retryAfter || 1) * 1000) : delay;
+      if (/** @type {Error} */ (error).name === "AbortError") continue; // no answer in time: ask again at once
+      const { status, retryAfter } = /** @type {ApiError} */ (error);
+      if (status === 401 || status === 404) return;
+      const wait = status === 429 ? Math.max(delay, (retryAfter || 1) * 1000) : delay;
       await sleep(wait, signal).catch(() => {});
       delay = Math.min(delay * 2, 15000);
     } finally {
@@ -185,6 +268,12 @@ export async function follow(makePath, after, onAnswer, signal,
  * resumed with `Last-Event-ID`; one that gives no byte for `silenceSeconds` (the server sends a
  * heartbeat every 15 s) is dropped. After two streams in a row that never delivered anything
  * (a proxy buffering them, say), the page long-polls instead.
+ * @template A
+ * @param {{stream: ((after: A) => string) | null, poll: (after: A, wait: number) => string}} paths
+ * @param {A} after
+ * @param {(answer: any) => A | null | undefined | Promise<A | null | undefined>} onAnswer
+ * @param {AbortSignal} signal
+ * @param {{silenceSeconds?: number, streams?: boolean}} [options]
  */
 export async function live(paths, after, onAnswer, signal,
   { silenceSeconds = 40, streams = typeof ReadableStream !== "undefined" } = {}) {
@@ -207,7 +296,12 @@ export async function live(paths, after, onAnswer, signal,
   if (!signal.aborted) await follow(paths.poll, after, onAnswer, signal);
 }
 
-/** One stream connection: {after, done, delivered}. */
+/** One stream connection: {after, done, delivered}.
+ * @template A
+ * @param {string} path @param {A} after
+ * @param {(answer: any) => A | null | undefined | Promise<A | null | undefined>} onAnswer
+ * @param {AbortSignal} signal @param {number} silenceSeconds
+ * @returns {Promise<{after: A, done: boolean, delivered: boolean}>} */
 async function streamOnce(path, after, onAnswer, signal, silenceSeconds) {
   const attempt = new AbortController();
   const stop = () => attempt.abort();
@@ -219,6 +313,7 @@ async function streamOnce(path, after, onAnswer, signal, silenceSeconds) {
   };
   const outcome = { after, done: false, delivered: false };
   try {
+    /** @type {Object<string, string>} */
     const headers = { Accept: "text/event-stream", "Last-Event-ID": String(after) };
     if (session.token) headers.Authorization = `Token ${session.token}`;
     const response = await fetch(path, {

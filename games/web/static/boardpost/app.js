@@ -1,3 +1,4 @@
+// @ts-check
 // Boardpost's reference web client: a router over a few pages, and the player's event feed.
 
 import { api, live, onSignedOut, request, session } from "./api.js";
@@ -17,6 +18,26 @@ import * as tutorial from "./pages/tutorial.js";
 import { myTurn } from "./matchinfo.js";
 import { isGuest } from "./playnow.js";
 
+/**
+ * What a page's render(main, params, ctx) gets besides its <main> and the path's parts.
+ * @typedef {object} PageContext
+ * @property {AbortSignal} signal aborted when the page is left
+ * @property {typeof navigate} navigate
+ * @property {typeof feed} feed
+ * @property {typeof signedIn} signedIn
+ * @property {typeof startGuest} startGuest
+ * @property {URLSearchParams} query
+ */
+/**
+ * A page module: render() fills <main>; it may resolve to a cleanup called on leaving.
+ * @typedef {object} Page
+ * @property {(main: HTMLElement, params: string[], ctx: PageContext)
+ *   => Promise<(() => void) | undefined | void>} render
+ */
+/** A feed entry (GET /api/me/events): its `type` and what it is about.
+ * @typedef {Object<string, any> & {id: number, type: string}} FeedEvent */
+
+/** @type {[RegExp, () => Page, boolean][]} */
 const ROUTES = [
   [/^\/$/, () => home, false],
   [/^\/signin\/?$/, () => auth, false],
@@ -30,15 +51,20 @@ const ROUTES = [
   [/^\/tutorial\/([a-z][a-z0-9_]*)\/?$/, () => tutorial, false],
 ];
 
+/** @type {{controller: AbortController, cleanup: (() => void) | null | undefined | void} | null} */
 let current = null; // {controller, cleanup}
 
 // ------------------------------------------------------------------ the player's event feed
 
 /** The feed of the signed-in player: pages call feed.subscribe(fn) to hear new entries. */
 export const feed = {
+  /** @type {FeedEvent[]} */
   recent: [],
+  /** @type {Set<(events: FeedEvent[]) => void>} */
   listeners: new Set(),
+  /** @type {AbortController | null} */
   controller: null,
+  /** @param {(events: FeedEvent[]) => void} listener @returns {() => boolean} */
   subscribe(listener) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -69,8 +95,8 @@ export const feed = {
     sessionStorage.setItem(key, String(after));
     this.emit([]);
     await live({
-      stream: (cursor) => `/api/me/stream?after=${cursor}`,
-      poll: (cursor, wait) => `/api/me/events?after=${cursor}&wait=${wait}`,
+      stream: (/** @type {number} */ cursor) => `/api/me/stream?after=${cursor}`,
+      poll: (/** @type {number} */ cursor, wait) => `/api/me/events?after=${cursor}&wait=${wait}`,
     }, after, (answer) => {
       if (answer.events.length) {
         this.remember(answer.events);
@@ -80,9 +106,11 @@ export const feed = {
       return answer.next_after;
     }, controller.signal);
   },
+  /** @param {FeedEvent[]} events */
   remember(events) {
     this.recent = [...this.recent, ...events].slice(-20);
   },
+  /** @param {FeedEvent[]} events */
   emit(events) {
     for (const listener of this.listeners) listener(events);
     updateBadge();
@@ -94,7 +122,8 @@ async function updateBadge() {
   if (!badge || !session.token) return;
   try {
     const matches = await api.get("/api/me/inbox");
-    const mine = matches.filter((m) => myTurn(m) || m.invitation_pending).length;
+    const mine = matches.filter((/** @type {import("./api.js").Match} */ m) => myTurn(m)
+      || m.invitation_pending).length;
     badge.textContent = mine ? String(mine) : "";
     badge.hidden = !mine;
     badge.setAttribute("aria-label", interpolate(ngettext("%(n)s match waiting for you",
@@ -107,8 +136,9 @@ async function updateBadge() {
 // ------------------------------------------------------------------ navigation
 
 function renderNav() {
-  const nav = clear(document.getElementById("nav"));
+  const nav = clear(/** @type {HTMLElement} */ (document.getElementById("nav")));
   const here = location.pathname;
+  /** @type {(href: string, label: string, extra?: Node) => HTMLLIElement} */
   const item = (href, label, extra) => {
     const a = link(href, label, extra);
     const active = href === "/" ? here === "/" || here.startsWith("/inbox") : here.startsWith(href);
@@ -124,7 +154,7 @@ function renderNav() {
       item("/rules", gettext("Rules")),
       item("/notifications", gettext("Notifications")),
       isGuest() ? item("/signin", gettext("Sign up"), h("span", { class: "tag" }, gettext("guest")))
-        : item(`/player/${session.username}`, session.username),
+        : item(`/player/${session.username}`, /** @type {string} */ (session.username)),
       h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut },
         gettext("Sign out"))),
     );
@@ -140,7 +170,8 @@ function renderNav() {
 
 /** Remember `code` for the next page loads (Django's language cookie, which the server reads
  * before Accept-Language), and as a signed-in player's own choice (PATCH /api/me), then load
- * the page again in that language. */
+ * the page again in that language.
+ * @param {string} code */
 async function chooseLanguage(code) {
   const year = 365 * 24 * 3600;
   document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=${year}; samesite=lax`;
@@ -175,13 +206,13 @@ async function followPlayerLanguage() {
 
 /** The header's language menu (index.html lists settings.LANGUAGES, each in its own name). */
 function setUpLanguageMenu() {
-  const menu = document.getElementById("language-menu");
+  const menu = /** @type {HTMLDetailsElement | null} */ (document.getElementById("language-menu"));
   if (!menu) return;
   const here = LANGUAGES.find(([code]) => code === LANG) || [LANG, LANG];
-  menu.querySelector("summary").setAttribute("aria-label",
+  /** @type {HTMLElement} */ (menu.querySelector("summary")).setAttribute("aria-label",
     interpolate(gettext("Language: %(language)s"), { language: here[1] }));
   for (const button of menu.querySelectorAll("[data-language]")) {
-    const code = button.dataset.language;
+    const code = /** @type {string} */ (/** @type {HTMLElement} */ (button).dataset.language);
     button.addEventListener("click", () => (code === LANG ? menu.removeAttribute("open")
       : chooseLanguage(code)));
   }
@@ -189,11 +220,13 @@ function setUpLanguageMenu() {
   menu.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && menu.open) {
       menu.removeAttribute("open");
-      menu.querySelector("summary").focus();
+      /** @type {HTMLElement} */ (menu.querySelector("summary")).focus();
     }
   });
   document.addEventListener("click", (event) => {
-    if (menu.open && !menu.contains(event.target)) menu.removeAttribute("open");
+    if (menu.open && !menu.contains(/** @type {Node} */ (event.target))) {
+      menu.removeAttribute("open");
+    }
   });
   menu.hidden = false;
 }
@@ -210,6 +243,7 @@ async function signOut() {
   navigate("/signin");
 }
 
+/** @param {string} path @param {{replace?: boolean}} [options] */
 export function navigate(path, { replace = false } = {}) {
   if (replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
@@ -225,7 +259,7 @@ async function route() {
   }
   const path = location.pathname;
   const found = ROUTES.find(([pattern]) => pattern.test(path));
-  const main = document.getElementById("main");
+  const main = /** @type {HTMLElement} */ (document.getElementById("main"));
   const controller = new AbortController();
   current = { controller, cleanup: null };
   renderNav();
@@ -240,7 +274,8 @@ async function route() {
     return;
   }
   const page = pick();
-  const params = path.match(pattern).slice(1).map((p) => (p ? decodeURIComponent(p) : p));
+  const params = /** @type {RegExpMatchArray} */ (path.match(pattern)).slice(1)
+    .map((p) => (p ? decodeURIComponent(p) : p));
   clear(main);
   try {
     // The games' names and modules, once per page load: pages then name any game at once.
@@ -267,7 +302,8 @@ async function route() {
 
 // Links marked data-link navigate inside the page.
 document.addEventListener("click", (event) => {
-  const a = event.target.closest("a[data-link]");
+  const a = /** @type {HTMLAnchorElement | null} */ (
+    /** @type {Element} */ (event.target).closest("a[data-link]"));
   if (!a || event.defaultPrevented || event.button !== 0) return;
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   const url = new URL(a.href, location.href);
@@ -286,14 +322,16 @@ onSignedOut(() => {
   navigate(`/signin?next=${encodeURIComponent(location.pathname)}`, { replace: true });
 });
 
-/** A new guest account (a visitor who pressed "Play a bot now"): keep it, follow its feed. */
+/** A new guest account (a visitor who pressed "Play a bot now"): keep it, follow its feed.
+ * @param {string} token @param {string} username */
 export function startGuest(token, username) {
   session.save(token, username);
   feed.start();
   renderNav();
 }
 
-/** After sign-in or registration. */
+/** After sign-in or registration.
+ * @param {string} token @param {string} username @param {string | null} [next] */
 export function signedIn(token, username, next) {
   session.save(token, username);
   followPlayerLanguage();

@@ -1,3 +1,4 @@
+// @ts-check
 // The games the server offers, and each game's client module, found by the game's slug.
 //
 // GET /api/games gives every game's slug, name, player counts and options. A game's client
@@ -29,24 +30,73 @@
 import { api } from "./api.js";
 import * as generic from "./generic.js";
 
+/** @typedef {import("./api.js").Match} Match */
+/**
+ * What a game module's render() gets from the match page (see above).
+ * @typedef {object} GameUi
+ * @property {(move: unknown) => Promise<boolean>} submit
+ * @property {() => void} rerender
+ * @property {(text: string) => void} say
+ * @property {(seat: number) => string} seatName
+ * @property {() => Promise<Blob>} boardPicture
+ * @property {boolean} busy
+ * @property {Object<string, any>} state
+ */
+/**
+ * A game module with generic.js's defaults filled in (see above); `fallback` is true for the
+ * generic one.
+ * @typedef {object} GameModule
+ * @property {(container: HTMLElement, match: Match, ui: GameUi) => void} render
+ * @property {(entry: any, match: Match) => string} describe
+ * @property {(ui: GameUi, match: Match) => void} onNewVersion
+ * @property {(legalMoves: any, match: Match) => boolean} hasMoves
+ * @property {(match: Match) => string | null} goal
+ * @property {(match: Match) => boolean} simultaneous
+ * @property {(match: Match, ...rest: any[]) => {text: string, go?: boolean, deadline?: string}
+ *   | null} statusText
+ * @property {Object<string, string>} RULES
+ * @property {Object<string, string>} REASONS
+ * @property {string} SUMMARY
+ * @property {Object<string, string>} OUTCOME_WORDS
+ * @property {Object<string, {suggestions?: unknown[]}>} OPTION_HINTS
+ * @property {boolean} fallback
+ */
+/**
+ * A game as GET /api/games lists it.
+ * @typedef {object} Game
+ * @property {string} slug
+ * @property {string} name
+ * @property {string} [description]
+ * @property {number} min_players
+ * @property {number} max_players
+ * @property {Object<string, any>[]} options
+ * @property {{key: string, name: string, description: string, config: Object<string, any>,
+ *   players: number | null}[]} presets
+ */
+
 const SLUG = /^[a-z][a-z0-9_]*$/;
 
+/** @type {Game[]} */
 let games = [];
+/** @type {Promise<Game[]> | null} */
 let loading = null;
+/** @type {Map<string, GameModule | Promise<GameModule>>} */
 const modules = new Map(); // slug -> the module with generic.js's defaults filled in
 
+/** @param {object} module @param {boolean} [fallback] @returns {GameModule} */
 function complete(module, fallback = false) {
-  return Object.freeze({ ...generic, ...module, fallback });
+  return /** @type {GameModule} */ (Object.freeze({ ...generic, ...module, fallback }));
 }
 
 const GENERIC = complete({}, true);
 
-/** The game module for `slug`: games/<slug>.js, or the generic one. Loaded once. */
+/** The game module for `slug`: games/<slug>.js, or the generic one. Loaded once.
+ * @param {string} slug @returns {Promise<GameModule>} */
 export function loadGameModule(slug) {
   if (!modules.has(slug)) {
     const loaded = SLUG.test(slug) ? import(`./games/${slug}.js`)
       .then((module) => complete(module))
-      .catch((error) => {
+      .catch((/** @type {Error} */ error) => {
         console.warn(`No client module for ${slug} (${error.message}): using the generic view.`);
         return GENERIC;
       }) : Promise.resolve(GENERIC);
@@ -55,18 +105,20 @@ export function loadGameModule(slug) {
       return module;
     }));
   }
-  return Promise.resolve(modules.get(slug));
+  return Promise.resolve(/** @type {GameModule | Promise<GameModule>} */ (modules.get(slug)));
 }
 
-/** The game module for `slug` if it is loaded (load() loads every game's), else the generic. */
+/** The game module for `slug` if it is loaded (load() loads every game's), else the generic.
+ * @param {string} slug @returns {GameModule} */
 export function gameModule(slug) {
   const module = modules.get(slug);
   return module && !(module instanceof Promise) ? module : GENERIC;
 }
 
-/** GET /api/games (once per page) and every game's module. Resolves to the list of games. */
+/** GET /api/games (once per page) and every game's module. Resolves to the list of games.
+ * @returns {Promise<Game[]>} */
 export function loadGames() {
-  loading ||= api.get("/api/games").then(async (list) => {
+  loading ||= api.get("/api/games").then(async (/** @type {Game[]} */ list) => {
     await Promise.all(list.map((game) => loadGameModule(game.slug)));
     games = list;
     return list;
@@ -82,6 +134,7 @@ export function knownGames() {
   return games;
 }
 
+/** @param {string} slug */
 export function gameName(slug) {
   const game = games.find((g) => g.slug === slug);
   if (game) return game.name;

@@ -1,3 +1,4 @@
+// @ts-check
 // A small SVG line chart of a rating history, with a table for screen readers.
 
 import { dateTime, h, s } from "./dom.js";
@@ -7,7 +8,8 @@ const W = 640;
 const H = 220;
 const PAD = { top: 16, right: 16, bottom: 28, left: 48 };
 
-/** points: [{at, rating}], oldest first; spaced evenly, one step per rated match. */
+/** points: [{at, rating}], oldest first; spaced evenly, one step per rated match.
+ * @param {{at: string, rating: number}[]} points @param {{label: string}} options */
 export function ratingChart(points, { label }) {
   if (!points.length) return h("p", { class: "muted" }, gettext("No rated matches yet."));
   const values = points.map((p) => p.rating);
@@ -19,8 +21,8 @@ export function ratingChart(points, { label }) {
     high = mid + 20;
   }
   const span = W - PAD.left - PAD.right;
-  const x = (i) => PAD.left + (points.length === 1 ? span / 2 : (i / (points.length - 1)) * span);
-  const y = (v) => PAD.top + (1 - (v - low) / (high - low)) * (H - PAD.top - PAD.bottom);
+  const x = (/** @type {number} */ i) => PAD.left + (points.length === 1 ? span / 2 : (i / (points.length - 1)) * span);
+  const y = (/** @type {number} */ v) => PAD.top + (1 - (v - low) / (high - low)) * (H - PAD.top - PAD.bottom);
   const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.rating).toFixed(1)}`)
     .join(" ");
   const ticks = [low, (low + high) / 2, high].map(Math.round);
@@ -37,7 +39,7 @@ export function ratingChart(points, { label }) {
   s("text", { x: PAD.left, y: H - 8, class: "axis" }, interpolate(gettext("start · %(date)s"), { date: dateTime(points[0].at) })),
   s("text", { x: W - PAD.right, y: H - 8, "text-anchor": "end", class: "axis" },
     interpolate(gettext("after match %(n)s · %(date)s"),
-      { n: points.length - 1, date: dateTime(points.at(-1).at) })),
+      { n: points.length - 1, date: dateTime(/** @type {{at: string}} */ (points.at(-1)).at) })),
   s("path", { d: path, class: "line" }),
   points.map((p, i) => s("circle", { cx: x(i), cy: y(p.rating), r: 3.5, class: "dot" },
     s("title", null, i

@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers. Text always goes in through textContent: nothing from the server is ever
 // parsed as HTML.
 
@@ -5,6 +6,24 @@ import { LOCALE, gettext, interpolate, interpolateNodes, ngettext } from "./i18n
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/**
+ * What h(), s() and put() take as children: nodes, text, numbers, nested arrays; null,
+ * undefined and false are skipped.
+ * @typedef {Node | string | number | boolean | null | undefined
+ *   | {readonly [index: number]: Child, readonly length: number}} Child
+ */
+/**
+ * Attributes: "class" (a string or a list, falsy items dropped), "dataset", "style" (an
+ * object of properties), on<Event> listeners; null, undefined and false leave one out, true
+ * sets it empty.
+ * @typedef {Object<string, any> & {
+ *   onClick?: (event: MouseEvent) => unknown, onChange?: (event: Event) => unknown,
+ *   onInput?: (event: Event) => unknown, onFocus?: (event: FocusEvent) => unknown,
+ *   onMouseenter?: (event: MouseEvent) => unknown, onSubmit?: (event: SubmitEvent) => unknown,
+ * }} Attrs
+ */
+
+/** @param {Element} node @param {Child[]} children */
 function append(node, children) {
   for (const child of children.flat(Infinity)) {
     if (child === null || child === undefined || child === false) continue;
@@ -12,6 +31,7 @@ function append(node, children) {
   }
 }
 
+/** @param {HTMLElement | SVGElement} node @param {Attrs | null | undefined} attrs */
 function setAttributes(node, attrs) {
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
@@ -33,7 +53,12 @@ function setAttributes(node, attrs) {
   }
 }
 
-/** h("button", {class: "x", onClick: fn}, "text", child, [more]) */
+/**
+ * h("button", {class: "x", onClick: fn}, "text", child, [more])
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag @param {Attrs | null} [attrs] @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
   setAttributes(node, attrs);
@@ -41,7 +66,12 @@ export function h(tag, attrs, ...children) {
   return node;
 }
 
-/** The same for SVG elements. */
+/**
+ * The same for SVG elements.
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag @param {Attrs | null} [attrs] @param {...Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function s(tag, attrs, ...children) {
   const node = document.createElementNS(SVG_NS, tag);
   setAttributes(node, attrs);
@@ -49,25 +79,30 @@ export function s(tag, attrs, ...children) {
   return node;
 }
 
+/** @template {Node} N @param {N} node @returns {N} */
 export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
   return node;
 }
 
-/** Append children (nested arrays flattened, null skipped), unlike Element.append. */
+/** Append children (nested arrays flattened, null skipped), unlike Element.append.
+ * @template {Element} E @param {E} node @param {...Child} children @returns {E} */
 export function put(node, ...children) {
   append(node, children);
   return node;
 }
 
-/** A link the router follows without reloading the page. */
+/** A link the router follows without reloading the page.
+ * @param {string} href @param {...Child} children */
 export function link(href, ...children) {
   return h("a", { href, "data-link": true }, ...children);
 }
 
-let noticeTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let noticeTimer;
 
-/** A short polite message at the top of the page. */
+/** A short polite message at the top of the page.
+ * @param {string} text @param {string} [kind] */
 export function notice(text, kind = "info") {
   const box = document.getElementById("notice");
   if (!box) return;
@@ -78,18 +113,21 @@ export function notice(text, kind = "info") {
   if (text && kind !== "error") noticeTimer = setTimeout(() => notice(""), 6000);
 }
 
+/** @param {{player?: {username: string} | null} | null | undefined} seat */
 export function playerName(seat) {
   if (!seat || !seat.player) return gettext("open seat");
   return seat.player.username;
 }
 
+/** @type {[number, (n: number) => string][]} */
 const UNITS = [
   [86400, (n) => interpolate(gettext("%(n)s d"), { n })],
   [3600, (n) => interpolate(gettext("%(n)s h"), { n })],
   [60, (n) => interpolate(gettext("%(n)s min"), { n })],
 ];
 
-/** "in 2 d 3 h", "5 min ago" */
+/** "in 2 d 3 h", "5 min ago"
+ * @param {string | null | undefined} iso @param {number} [now] */
 export function relative(iso, now = Date.now()) {
   if (!iso) return "";
   const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
@@ -109,6 +147,7 @@ export function relative(iso, now = Date.now()) {
     : interpolate(gettext("%(time)s ago"), { time });
 }
 
+/** @param {string | null | undefined} iso */
 export function dateTime(iso) {
   if (!iso) return "";
   return new Date(iso).toLocaleString(LOCALE, {
@@ -116,17 +155,20 @@ export function dateTime(iso) {
   });
 }
 
-/** A <time> element with the relative text and the exact time as a tooltip. */
+/** A <time> element with the relative text and the exact time as a tooltip.
+ * @param {string | null | undefined} iso @param {string} [prefix] */
 export function timeTag(iso, prefix = "") {
   if (!iso) return null;
   return h("time", { datetime: iso, title: dateTime(iso) }, prefix + relative(iso));
 }
 
-/** A translated text with a <time> element for its %(time)s placeholder. */
+/** A translated text with a <time> element for its %(time)s placeholder.
+ * @param {string} text @param {string | null | undefined} iso */
 export function withTime(text, iso) {
   return interpolateNodes(text, { time: timeTag(iso) });
 }
 
+/** @param {string | null | undefined} iso */
 export function deadlineTag(iso) {
   if (!iso) return h("span", { class: "muted" }, gettext("no deadline"));
   const late = new Date(iso).getTime() < Date.now();
@@ -135,6 +177,7 @@ export function deadlineTag(iso) {
     withTime(gettext("Deadline %(time)s"), iso));
 }
 
+/** @param {number | null | undefined} seconds */
 export function turnSecondsText(seconds) {
   if (!seconds) return gettext("no time control");
   if (seconds % 86400 === 0) {
@@ -145,19 +188,22 @@ export function turnSecondsText(seconds) {
   return interpolate(ngettext("%(n)s h per turn", "%(n)s h per turn", n), { n });
 }
 
+/** @type {string | null | undefined} */
 let lostFocus = null; // the data-focus key of a control redrawn disabled while it had the focus
 
 /** Keep keyboard focus across a re-render: elements carry data-focus="<key>". A control that
  * comes back disabled (a move in flight) hands the focus to `fallback` (focusable, tabindex -1)
- * and gets it back once it is enabled again, so the focus never drops to the page's body. */
+ * and gets it back once it is enabled again, so the focus never drops to the page's body.
+ * @param {() => void} render @param {HTMLElement | null} [fallback] */
 export function preserveFocus(render, fallback = null) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
   const parked = !active || active === document.body || (fallback && active === fallback);
   const key = active?.dataset?.focus || (parked ? lostFocus : null);
   const inside = fallback && active && active !== fallback && fallback.contains(active);
   render();
   if (!key && !inside) return;
-  const again = key ? document.querySelector(`[data-focus="${CSS.escape(key)}"]`) : null;
+  const again = key ? /** @type {HTMLButtonElement | null} */ (
+    document.querySelector(`[data-focus="${CSS.escape(key)}"]`)) : null;
   if (again && !again.disabled) {
     lostFocus = null;
     if (again !== document.activeElement) again.focus({ preventScroll: true });
@@ -169,27 +215,30 @@ export function preserveFocus(render, fallback = null) {
   }
 }
 
-/** Arrow-key navigation in a 2D grid of buttons with a roving tabindex. */
+/** Arrow-key navigation in a 2D grid of buttons with a roving tabindex.
+ * @param {HTMLElement} container @param {string} [selector] */
 export function rovingGrid(container, selector = "[data-r][data-c]") {
-  const cells = () => [...container.querySelectorAll(selector)];
+  const cells = () => [.../** @type {NodeListOf<HTMLElement>} */ (container.querySelectorAll(selector))];
   const current = cells().find((cell) => cell.tabIndex === 0);
   if (!current && cells()[0]) cells()[0].tabIndex = 0;
   container.addEventListener("keydown", (event) => {
+    /** @type {Object<string, number[]>} */
     const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
     const delta = moves[event.key];
-    const from = event.target.closest(selector);
+    const from = /** @type {HTMLElement | null} */ (/** @type {Element} */ (event.target).closest(selector));
     if (!delta || !from) return;
     event.preventDefault();
     const r = Number(from.dataset.r) + delta[0];
     const c = Number(from.dataset.c) + delta[1];
-    const to = container.querySelector(`[data-r="${r}"][data-c="${c}"]`);
+    const to = /** @type {HTMLElement | null} */ (
+      container.querySelector(`[data-r="${r}"][data-c="${c}"]`));
     if (!to) return;
     from.tabIndex = -1;
     to.tabIndex = 0;
     to.focus();
   });
   container.addEventListener("focusin", (event) => {
-    const cell = event.target.closest(selector);
+    const cell = /** @type {Element} */ (event.target).closest(selector);
     if (!cell) return;
     for (const other of cells()) other.tabIndex = other === cell ? 0 : -1;
   });

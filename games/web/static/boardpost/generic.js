@@ -1,3 +1,4 @@
+// @ts-check
 // The generic game view, for a game without a client module of its own (and the defaults of
 // every game module, see catalog.js): the server's picture of the board, the legal moves as
 // JSON, and a box to send a move as JSON. The API is all it needs, so a new game is playable
@@ -8,23 +9,33 @@ import { gettext, interpolate } from "./i18n.js";
 
 const SHOWN_MOVES = 200;
 
+/** @typedef {import("./api.js").Match} Match */
+/** @typedef {import("./catalog.js").GameUi} GameUi */
+
+/** @type {Object<string, string>} */
 export const RULES = {};
+/** @type {Object<string, string>} */
 export const REASONS = {};
+/** @type {Object<string, string>} */
 export const OUTCOME_WORDS = {};
 export const SUMMARY = "";
 
+/** @returns {string | null} */
 export function goal() {
   return null;
 }
+/** @type {Object<string, {suggestions?: unknown[]}>} */
 export const OPTION_HINTS = {};
 
+/** @param {unknown} value */
 function nonEmpty(value) {
   if (Array.isArray(value)) return value.length > 0;
   if (value && typeof value === "object") return Object.keys(value).length > 0;
   return Boolean(value);
 }
 
-/** A list of moves, or an object of which some part is not empty. */
+/** A list of moves, or an object of which some part is not empty.
+ * @type {(legal: unknown, match?: Match) => boolean} */
 export function hasMoves(legal) {
   if (!legal) return false;
   if (Array.isArray(legal)) return legal.length > 0;
@@ -39,19 +50,23 @@ export function simultaneous() {
 export function onNewVersion() {}
 
 /** The status line of a running match in the game's own words: {text, go, deadline (the
- * words before the deadline's time)}, or null for the usual "Your turn" / "Waiting for ..." line. */
+ * words before the deadline's time)}, or null for the usual "Your turn" / "Waiting for ..." line.
+ * @returns {{text: string, go?: boolean, deadline?: string} | null} */
 export function statusText() {
   return null;
 }
 
+/** @param {any} entry @returns {string} */
 export function describe(entry) {
-  const words = (entry.events || []).map((event) => String(event.type || "").replaceAll("_", " "))
+  const words = (entry.events || []).map((/** @type {any} */ event) => String(event.type || "").replaceAll("_", " "))
     .filter(Boolean);
   return words.join("; ") || entry.kind;
 }
 
 /** Ask for the server's picture of the current position once per version; keep the last one
- * on screen until the next arrives. Returns the picture (a data: URL) to show now, if any. */
+ * on screen until the next arrives. Returns the picture (a data: URL) to show now, if any.
+ * @param {HTMLElement} container @param {Match} match @param {GameUi} ui
+ * @returns {string | null} */
 function loadPicture(container, match, ui) {
   const state = ui.state;
   if (state.pictureFor === match.version) return state.picture || null;
@@ -61,14 +76,14 @@ function loadPicture(container, match, ui) {
     state.picture = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
     state.pictureVersion = match.version;
     state.pictureError = null;
-    const image = container.querySelector("#generic-board");
+    const image = /** @type {HTMLImageElement | null} */ (container.querySelector("#generic-board"));
     if (image) {
       image.src = state.picture;
       image.dataset.version = String(match.version);
     } else {
       ui.rerender();
     }
-  }).catch((error) => {
+  }).catch((/** @type {Error} */ error) => {
     if (error.name === "AbortError" || state.pictureFor !== match.version) return;
     state.picture = null;
     state.pictureError = error.message;
@@ -77,6 +92,7 @@ function loadPicture(container, match, ui) {
   return state.picture || null;
 }
 
+/** @param {HTMLElement} container @param {Match} match @param {GameUi} ui */
 export function render(container, match, ui) {
   const state = ui.state;
   const legal = match.legal_moves;
@@ -97,7 +113,7 @@ export function render(container, match, ui) {
     "aria-describedby": "generic-move-help", "aria-keyshortcuts": "Control+Enter",
     dataset: { focus: "generic-move" },
     onInput: (event) => {
-      state.draft = event.target.value;
+      state.draft = /** @type {HTMLTextAreaElement} */ (event.target).value;
     },
   });
   box.value = state.draft || "";
@@ -106,7 +122,8 @@ export function render(container, match, ui) {
     try {
       move = JSON.parse(box.value);
     } catch (error) {
-      ui.say(interpolate(gettext("The move is not JSON: %(error)s"), { error: error.message }));
+      ui.say(interpolate(gettext("The move is not JSON: %(error)s"),
+        { error: /** @type {Error} */ (error).message }));
       return;
     }
     if (await ui.submit(move)) {
@@ -125,13 +142,14 @@ export function render(container, match, ui) {
     dataset: { focus: "generic-send" }, onClick: send,
   }, gettext("Send move"));
 
+  /** @type {HTMLElement} */
   let moves;
   if (!legal) {
     moves = h("p", { class: "muted" }, gettext("Nothing for you to play right now."));
   } else if (Array.isArray(legal)) {
     const shown = legal.slice(0, SHOWN_MOVES);
     moves = h("ul", { class: "plain generic-legal", id: "generic-legal" },
-      shown.map((move, index) => {
+      shown.map((/** @type {unknown} */ move, /** @type {number} */ index) => {
         const text = JSON.stringify(move);
         return h("li", null, h("button", {
           type: "button", class: "linkish",

@@ -1,3 +1,4 @@
+// @ts-check
 // Words for a match summary (GET /api/matches, /api/me/inbox): whose turn, who won.
 
 import { gameModule } from "./catalog.js";
@@ -6,7 +7,10 @@ import { formatList, gettext, interpolate, interpolateNodes, ngettext, ordinal }
 
 export { ordinal };
 
+/** @typedef {import("./api.js").Match} Match */
+
 // Outcome reasons any game may give; a game module names its own (REASONS, see catalog.js).
+/** @type {Object<string, string>} */
 export const REASONS = {
   forfeit: gettext("forfeit"),
   finished: gettext("finished"),
@@ -14,6 +18,7 @@ export const REASONS = {
   timeout: gettext("time ran out"),
 };
 
+/** @param {string} game @param {string | null | undefined} reason @returns {string} */
 export function reasonText(game, reason) {
   if (!reason) return "";
   return gameModule(game).REASONS[reason] || REASONS[reason] || String(reason).replaceAll("_", " ");
@@ -23,6 +28,7 @@ export function reasonText(game, reason) {
  * My turn, by the match row's own `to_act` (which always agrees with the view and its legal
  * moves). The seat rows' `is_your_turn` can disagree for a moment when another seat's move
  * commits while the server reads the match (see consistent()).
+ * @param {Match} match
  */
 export function myTurn(match) {
   const seat = match.your_seat;
@@ -30,20 +36,23 @@ export function myTurn(match) {
     && match.status === "active";
 }
 
-/** False for a torn answer (is_your_turn from a newer commit than to_act): read it again. */
+/** False for a torn answer (is_your_turn from a newer commit than to_act): read it again.
+ * @param {Match} match */
 export function consistent(match) {
   const seat = match.your_seat;
   if (seat === null || seat === undefined || match.status !== "active") return true;
   return Boolean(match.is_your_turn) === match.to_act.includes(seat);
 }
 
+/** @param {Match} match @param {number} index */
 export function seatLabel(match, index) {
   const seat = match.seats[index];
   const name = playerName(seat);
   return index === match.your_seat ? interpolate(gettext("%(name)s (you)"), { name }) : name;
 }
 
-/** "Your turn", "Waiting for bob", "You won", ... */
+/** "Your turn", "Waiting for bob", "You won", ...
+ * @param {Match} match @returns {string} */
 export function statusText(match) {
   if (match.status === "open") {
     if (match.invitation_pending) return gettext("You are invited");
@@ -65,8 +74,10 @@ export function statusText(match) {
   return interpolate(gettext("Waiting for %(names)s"), { names: waiting.join(", ") });
 }
 
+/** @param {Match} match @returns {string} */
 export function resultText(match) {
   const outcome = match.outcome || {};
+  /** @type {number[]} */
   const winners = (outcome.winners || match.seats.filter((s) => s.rank === 1).map((s) => s.index));
   const reason = reasonText(match.game, outcome.reason);
   const suffix = reason ? interpolate(gettext(" (%(reason)s)"), { reason }) : "";
@@ -89,7 +100,8 @@ export function resultText(match) {
     : gettext("Finished")) + suffix;
 }
 
-/** Opponents' names (or every seat for a match I only watch). */
+/** Opponents' names (or every seat for a match I only watch).
+ * @param {Match} match */
 export function opponents(match) {
   return match.seats
     .filter((seat) => seat.index !== match.your_seat)
@@ -99,13 +111,16 @@ export function opponents(match) {
 // ------------------------------------------------------------------ goals in players' words
 
 /** What wins this match, in players' words, from its view and options (null if unknown): the
- * game module's goal(match) (see catalog.js). */
+ * game module's goal(match) (see catalog.js).
+ * @param {Match} match */
 export function goalText(match) {
   if (!match.view) return null;
   return gameModule(match.game).goal(match) || null;
 }
 
-/** The goal line of the match page, with links to the game's rules and tutorial. */
+/** The goal line of the match page, with links to the game's rules and tutorial.
+ * @param {Match} match @param {typeof import("./dom.js").h} h
+ * @param {typeof import("./dom.js").link} link */
 export function goalLine(match, h, link) {
   const text = goalText(match);
   return h("p", { class: "goal-line", id: "goal-line" },

@@ -1,3 +1,4 @@
+// @ts-check
 // Play at once: a match against a bot in one click, as a guest when nobody is signed in.
 //
 // POST /api/auth/guest gives a visitor a guest account and its token (no password; unrated,
@@ -13,18 +14,23 @@ import { gettext, interpolate } from "./i18n.js";
 // The name this client's tokens get in the account's token list (as pages/auth.js names them).
 const TOKEN_NAME = "web client";
 
+/** @typedef {import("./catalog.js").Game} Game */
+/** @typedef {import("./app.js").PageContext} PageContext */
+
 /** Whether the signed-in account is a guest (guests' generated names start with "guest-";
  * nobody may sign up with such a name). */
 export function isGuest() {
   return Boolean(session.token && session.username?.startsWith("guest-"));
 }
 
-/** The game's "first game" preset (GET /api/games), if it has one. */
+/** The game's "first game" preset (GET /api/games), if it has one.
+ * @param {Game} game */
 export function firstGamePreset(game) {
   return (game.presets || []).find((preset) => preset.key === "first_game") || null;
 }
 
-/** The create request of a match of `game` (an entry of GET /api/games) against bots. */
+/** The create request of a match of `game` (an entry of GET /api/games) against bots.
+ * @param {Game} game @param {number} [level] @param {Object<string, unknown> | null} [config] */
 export function botMatchRequest(game, level = 1, config = null) {
   const preset = firstGamePreset(game);
   const wanted = preset?.players || Math.max(2, game.min_players);
@@ -39,6 +45,9 @@ export function botMatchRequest(game, level = 1, config = null) {
 /**
  * Start a match of `game` against a bot now: as a new guest when nobody is signed in
  * (`ctx.startGuest(token, username)` keeps the session), then open it. Resolves to the match.
+ * @param {Game} game @param {Pick<PageContext, "startGuest" | "navigate">} ctx
+ * @param {{level?: number, config?: Object<string, unknown> | null}} [options]
+ * @returns {Promise<import("./api.js").Match>}
  */
 export async function playBotNow(game, ctx, { level = 1, config = null } = {}) {
   if (!session.token) {
@@ -50,7 +59,8 @@ export async function playBotNow(game, ctx, { level = 1, config = null } = {}) {
   return match;
 }
 
-/** A "Play a bot now" button for each game, with its error line. */
+/** A "Play a bot now" button for each game, with its error line.
+ * @param {Pick<PageContext, "startGuest" | "navigate">} ctx @param {{games?: Game[]}} [options] */
 export function playNowButtons(ctx, { games = knownGames() } = {}) {
   const error = h("p", { class: "error", role: "alert", id: "play-now-error" });
   const list = h("ul", { class: "play-now plain" }, games.map((game) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Web Push for this browser: register the service worker, ask for permission (only when the
 // player clicks a button), subscribe with the server's VAPID key and register the
 // subscription with the API; or remove it again. The registered subscription's endpoint and
@@ -11,6 +12,7 @@ export function supported() {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 }
 
+/** @param {string} base64url */
 function keyBytes(base64url) {
   const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/")
     + "=".repeat((4 - (base64url.length % 4)) % 4));
@@ -20,10 +22,11 @@ function keyBytes(base64url) {
 const STORE = "boardpost-push";
 const RECORD = "/push-subscription";
 
+/** @param {PushSubscription} subscription */
 async function remember(subscription) {
   const { endpoint, keys } = subscription.toJSON();
   await (await caches.open(STORE)).put(RECORD, new Response(JSON.stringify({
-    endpoint, keys: { auth: keys.auth },
+    endpoint, keys: { auth: /** @type {Record<string, string>} */ (keys).auth },
   }), { headers: { "Content-Type": "application/json" } }));
 }
 
@@ -43,7 +46,8 @@ export async function currentSubscription() {
   return reg ? reg.pushManager.getSubscription() : null;
 }
 
-/** Ask for permission, subscribe and register this device; the API's record of it. */
+/** Ask for permission, subscribe and register this device; the API's record of it.
+ * @param {string} name */
 export async function enable(name) {
   const { public_key: key } = await api.get("/api/push/public-key");
   const permission = await Notification.requestPermission();
@@ -63,7 +67,8 @@ export async function enable(name) {
   return registered;
 }
 
-/** Stop this browser's subscription (the server forgets it at its next push, or now). */
+/** Stop this browser's subscription (the server forgets it at its next push, or now).
+ * @param {number | string | null | undefined} deviceId */
 export async function disable(deviceId) {
   const subscription = await currentSubscription();
   if (subscription) await subscription.unsubscribe();

@@ -1,3 +1,4 @@
+// @ts-check
 // Nimalia's objective names and texts and its solo rank titles in the page's language. The API
 // sends them in English, as machine data that is the same for every language (the shared
 // long-poll answers): games/nimalia/objectives.py and SOLO_TITLES in games/nimalia/engine.py.
@@ -91,7 +92,8 @@ const SOLO_TITLES = [
 const KNOWN = new Set([...OBJECTIVE_TEXTS, ...SOLO_TITLES]);
 
 /** An objective's name or text, or a solo title, from the server's English to the page's
- * language; anything else (an unknown objective, a missing value) comes back as it is. */
+ * language; anything else (an unknown objective, a missing value) comes back as it is.
+ * @template T @param {T} english @returns {T | string} */
 export function nimaliaText(english) {
   return typeof english === "string" && KNOWN.has(english) ? gettext(english) : english;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Sign in and register: POST /api/auth/token and POST /api/auth/register.
 
 import { api, session } from "../api.js";
@@ -5,12 +6,19 @@ import { h } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 import { isGuest } from "../playnow.js";
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+
+/** @param {string} label @param {HTMLInputElement} input @param {string} [hint] */
 function field(label, input, hint) {
   const id = input.id;
   return h("div", { class: "field" },
     h("label", { for: id }, label), input, hint ? h("small", { id: `${id}-hint` }, hint) : null);
 }
 
+/**
+ * @param {{id: string, title: string, submitLabel: string, autocomplete: string,
+ *   hint?: string, onSubmit: (username: string, password: string) => Promise<void>}} options
+ */
 function form({ id, title, submitLabel, onSubmit, autocomplete, hint }) {
   const username = h("input", {
     id: `${id}-username`, name: "username", required: true, autocomplete: "username",
@@ -45,8 +53,10 @@ function form({ id, title, submitLabel, onSubmit, autocomplete, hint }) {
   return node;
 }
 
+/** @type {Object<string, string>} */
 const FIELD_NAMES = { username: gettext("Username"), password: gettext("Password") };
 
+/** @param {any} err an ApiError, or any error @returns {string} */
 function describe(err) {
   const fields = err.extra?.fields;
   if (fields) {
@@ -60,6 +70,7 @@ function describe(err) {
 // The name this client's tokens get in the account's token list (GET /api/auth/tokens).
 const TOKEN_NAME = "web client";
 
+/** @param {PageContext} ctx @param {string | null} next */
 function guestSignUp(ctx, next) {
   // A guest signs up in place (POST /api/auth/guest/convert): the account keeps its matches.
   const node = form({
@@ -71,13 +82,16 @@ function guestSignUp(ctx, next) {
       ctx.signedIn(body.token, body.username, next || "/");
     },
   });
-  node.querySelector("h2").after(h("p", { class: "muted" },
+  /** @type {HTMLElement} */ (node.querySelector("h2")).after(h("p", { class: "muted" },
     interpolate(gettext("You are playing as %(name)s. Choose a name and a password: your "
       + "matches stay yours, and you can then play people and be rated."),
     { name: session.username })));
   return node;
 }
 
+/**
+ * @param {HTMLElement} main @param {string[]} _params @param {PageContext} ctx
+ */
 export async function render(main, _params, ctx) {
   const next = ctx.query.get("next");
   if (isGuest()) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The home page. A visitor: what is played here, "Play a bot now" for each game (no account
 // needed: a guest account is made on the way), and the way to sign in. A player: the inbox,
 // then "Play a bot now".
@@ -10,6 +11,12 @@ import { isGuest, playNowButtons } from "../playnow.js";
 import * as auth from "./auth.js";
 import * as inbox from "./inbox.js";
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+
+/**
+ * @param {PageContext} ctx @param {import("../catalog.js").Game[]} games
+ * @param {"h1" | "h2" | "h3"} headingLevel
+ */
 function playSection(ctx, games, headingLevel) {
   return h("section", { class: "play-now-section", "aria-labelledby": "play-now-h" },
     h(headingLevel, { id: "play-now-h" }, gettext("Play a bot now")),
@@ -20,6 +27,9 @@ function playSection(ctx, games, headingLevel) {
     playNowButtons(ctx, { games }));
 }
 
+/**
+ * @param {HTMLElement} main @param {string[]} params @param {PageContext} ctx
+ */
 export async function render(main, params, ctx) {
   const games = await loadGames();
   if (!session.token) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Leaderboards per game (players whose rating is no longer provisional).
 
 import { api, sameOrigin } from "../api.js";
@@ -5,6 +6,11 @@ import { gameName, loadGames } from "../catalog.js";
 import { clear, h, link } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+
+/**
+ * @param {HTMLElement} main @param {string[]} params the game's slug, if any @param {PageContext} ctx
+ */
 export async function render(main, [game], ctx) {
   const games = await loadGames();
   const slug = games.some((g) => g.slug === game) ? game : games[0]?.slug;
@@ -32,6 +38,7 @@ export async function render(main, [game], ctx) {
     h("p", { class: "muted" },
       gettext("Players appear once their rating is settled (after a few rated matches).")));
   let rank = 0;
+  /** @param {string} path */
   async function load(path) {
     const page = await api.get(path, { signal: ctx.signal });
     if (!page.results.length && !rank) {

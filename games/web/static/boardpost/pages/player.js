@@ -1,3 +1,4 @@
+// @ts-check
 // A player: current rating per game, and each game's rating history as a chart and a table.
 
 import { allPages, api, request, session } from "../api.js";
@@ -7,9 +8,23 @@ import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { ordinal } from "../matchinfo.js";
 import { ratingChart } from "../chart.js";
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+/**
+ * A player's rating in one game (GET /api/players/{username}).
+ * @typedef {{game: string, rating: number, mu: number, sigma: number, games_played: number,
+ *   provisional: boolean}} Rating
+ */
+/**
+ * One rated match in a rating's history.
+ * @typedef {{at: string, match: string, rank: number, rating_before: number,
+ *   rating_after: number}} RatingChange
+ */
+
+/** @param {string} username @param {Rating} rating @param {RatingChange[]} changes */
 function historySection(username, rating, changes) {
   const points = [...changes].reverse().map((c) => ({ at: c.at, rating: c.rating_after }));
-  if (changes.length) points.unshift({ at: changes.at(-1).at, rating: changes.at(-1).rating_before });
+  const first = /** @type {RatingChange} */ (changes.at(-1));
+  if (changes.length) points.unshift({ at: first.at, rating: first.rating_before });
   return h("section", { class: "card", "aria-labelledby": `h-${rating.game}`,
     dataset: { game: rating.game } },
   h("h2", { id: `h-${rating.game}` }, gameName(rating.game), " ",
@@ -38,7 +53,8 @@ function historySection(username, rating, changes) {
           + `${c.rating_after - c.rating_before})`)))))) : null);
 }
 
-/** On one's own page: keep my matches private (PATCH /api/me/settings). */
+/** On one's own page: keep my matches private (PATCH /api/me/settings).
+ * @param {AbortSignal} signal */
 async function privacySection(signal) {
   const settings = await api.get("/api/me/settings", { signal });
   const box = h("input", { type: "checkbox", id: "matches-private",
@@ -69,10 +85,13 @@ async function privacySection(signal) {
         + "other players nor by visitors who are not signed in.")));
 }
 
+/**
+ * @param {HTMLElement} main @param {string[]} params the username @param {PageContext} ctx
+ */
 export async function render(main, [username], ctx) {
   const { signal } = ctx;
   const player = await api.get(`/api/players/${encodeURIComponent(username)}`, { signal });
-  const histories = await Promise.all(player.ratings.map((rating) => allPages(
+  const histories = await Promise.all(player.ratings.map((/** @type {Rating} */ rating) => allPages(
     `/api/players/${encodeURIComponent(username)}/ratings/${rating.game}/history?limit=200`,
     1000, signal)));
   put(main,
@@ -88,7 +107,7 @@ export async function render(main, [username], ctx) {
       h("caption", null, gettext("Current ratings")),
       h("thead", null, h("tr", null, [gettext("Game"), gettext("Rating"), gettext("Rated matches"), ""]
         .map((t) => h("th", { scope: "col" }, t || h("span", { class: "sr-only" }, gettext("Links")))))),
-      h("tbody", null, player.ratings.length ? player.ratings.map((r) => h("tr", {
+      h("tbody", null, player.ratings.length ? player.ratings.map((/** @type {Rating} */ r) => h("tr", {
         dataset: { game: r.game },
       },
       h("th", { scope: "row" }, gameName(r.game)),
@@ -96,7 +115,8 @@ export async function render(main, [username], ctx) {
       h("td", null, String(r.games_played)),
       h("td", null, r.provisional ? gettext("provisional") : ""))) : h("tr", null,
         h("td", { colspan: 4, class: "muted" }, gettext("No rated matches yet."))))),
-    player.ratings.map((rating, i) => historySection(username, rating, histories[i])),
+    player.ratings.map((/** @type {Rating} */ rating, /** @type {number} */ i) =>
+      historySection(username, rating, histories[i])),
   );
   if (session.token && session.username === player.username && !player.is_guest) {
     main.append(await privacySection(signal));
