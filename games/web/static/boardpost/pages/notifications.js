@@ -1,3 +1,4 @@
+// @ts-check
 // Notification settings: this device's Web Push, the other devices, what is sent by push and
 // by mail, the daily digest, and the email address with its verification.
 
@@ -6,6 +7,11 @@ import { clear, h, notice } from "../dom.js";
 import { LOCALE, gettext, interpolate } from "../i18n.js";
 import * as push from "../push.js";
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+/** What GET /api/me/notifications answers (see docs/openapi.yaml, NotificationSettings).
+ * @typedef {Object<string, any>} Settings */
+/** @typedef {(body: Object<string, unknown>) => Promise<void>} Save */
+
 const KINDS = [
   ["your_turn", gettext("Your turn")],
   ["deadline_soon", gettext("A deadline soon")],
@@ -13,10 +19,14 @@ const KINDS = [
   ["match_finished", gettext("A match finished (with the rating change)")],
 ];
 
+/**
+ * @param {HTMLElement} main @param {string[]} _params @param {PageContext} ctx
+ */
 export async function render(main, _params, ctx) {
   const box = h("div", { id: "notification-settings" });
   main.append(h("h1", null, gettext("Notifications")), box);
-  const say = (text, kind = "info") => box.prepend(notice(text, kind));
+  // The page's notice line (notice() draws it and gives nothing back to put anywhere else).
+  const say = (/** @type {string} */ text, kind = "info") => notice(text, kind);
 
   async function draw() {
     const settings = await api.get("/api/me/notifications", { signal: ctx.signal });
@@ -29,6 +39,10 @@ export async function render(main, _params, ctx) {
     );
   }
 
+  /**
+   * @param {Settings} settings @param {Object<string, any>[]} devices
+   * @param {PushSubscription | null} mine
+   */
   function devicePart(settings, devices, mine) {
     const part = h("section", { "aria-labelledby": "push-heading" },
       h("h2", { id: "push-heading" }, gettext("This device and your other devices")));
@@ -76,7 +90,9 @@ export async function render(main, _params, ctx) {
     return part;
   }
 
+  /** @param {Settings} settings */
   function preferencesPart(settings) {
+    /** @type {Save} */
     const save = async (body) => {
       try {
         await request("PATCH", "/api/me/notifications", { body });
@@ -91,7 +107,8 @@ export async function render(main, _params, ctx) {
         "aria-label": interpolate(channel === "push" ? gettext("%(kind)s by push")
           : gettext("%(kind)s by email"), { kind: label }),
         "data-channel": channel, checked: settings.preferences[kind][channel],
-        onChange: (event) => save({ preferences: { [kind]: { [channel]: event.target.checked } } }),
+        onChange: (event) => save({ preferences: { [kind]: { [channel]:
+          /** @type {HTMLInputElement} */ (event.target).checked } } }),
       })))));
     return h("section", { "aria-labelledby": "pref-heading" },
       h("h2", { id: "pref-heading" }, gettext("What to tell you")),
@@ -101,27 +118,32 @@ export async function render(main, _params, ctx) {
         h("tbody", null, rows)),
       h("p", null, h("label", null, h("input", {
         type: "checkbox", id: "email-digest", checked: settings.email_digest,
-        onChange: (event) => save({ email_digest: event.target.checked }),
+        onChange: (event) => save({
+          email_digest: /** @type {HTMLInputElement} */ (event.target).checked }),
       }), " ", gettext("One daily email digest instead of one email each"))),
       digestTime(settings, save),
       h("p", { class: "muted" }, gettext("Nothing is sent about a match you are watching here.")));
   }
 
+  /** @param {Settings} settings @param {Save} save */
   function digestTime(settings, save) {
     const hours = h("select", {
-      id: "digest-hour", onChange: (event) => save({ digest_hour: Number(event.target.value) }),
+      id: "digest-hour", onChange: (event) => save({
+        digest_hour: Number(/** @type {HTMLSelectElement} */ (event.target).value) }),
     }, Array.from({ length: 24 }, (_, hour) => h("option", {
       value: String(hour), selected: hour === settings.digest_hour,
     }, new Date(Date.UTC(2000, 0, 1, hour)).toLocaleTimeString(LOCALE,
       { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: "UTC" }))));
     const zones = timeZones(settings.time_zone);
     const zone = h("select", {
-      id: "time-zone", onChange: (event) => save({ time_zone: event.target.value }),
+      id: "time-zone", onChange: (event) => save({
+        time_zone: /** @type {HTMLSelectElement} */ (event.target).value }),
     }, zones.map((name) => h("option", { value: name, selected: name === settings.time_zone }, name)));
     return h("p", null, h("label", { for: "digest-hour" }, gettext("The digest comes at")), " ",
       hours, " ", h("label", { for: "time-zone" }, gettext("in the time zone")), " ", zone);
   }
 
+  /** @param {Settings} settings */
   function emailPart(settings) {
     const input = h("input", { type: "email", id: "email", value: settings.email, maxlength: 254 });
     const status = settings.email
@@ -152,6 +174,7 @@ export async function render(main, _params, ctx) {
   await draw();
 }
 
+/** @param {string} current @returns {string[]} */
 function timeZones(current) {
   const here = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const known = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
