@@ -1,3 +1,4 @@
+// @ts-check
 // The inbox: my matches (whose turn, deadlines), invitations, recent results and activity.
 
 import { api } from "../api.js";
@@ -6,6 +7,11 @@ import { clear, deadlineTag, h, link, notice, timeTag, turnSecondsText } from ".
 import { gettext, interpolate, ordinal } from "../i18n.js";
 import { myTurn, opponents, statusText } from "../matchinfo.js";
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+/** @typedef {import("../api.js").Match} Match */
+/** @typedef {import("../app.js").FeedEvent} FeedEvent */
+
+/** @type {Object<string, (event: FeedEvent) => string>} */
 const FEED_TEXT = {
   invited: (e) => (e.data.by
     ? interpolate(gettext("%(name)s invited you to %(game)s"), { name: e.data.by, game: gameName(e.game) })
@@ -27,6 +33,7 @@ const FEED_TEXT = {
     { game: gameName(e.game), before: e.data.before ?? "?", after: e.data.after ?? "?" }),
 };
 
+/** @param {Match} match */
 function matchRow(match) {
   const yourTurn = myTurn(match);
   return h("tr", { class: yourTurn ? "your-turn" : null, dataset: { match: match.id } },
@@ -40,6 +47,7 @@ function matchRow(match) {
   );
 }
 
+/** @param {string} caption @param {Match[]} matches @param {string} empty */
 function table(caption, matches, empty) {
   if (!matches.length) return h("p", { class: "muted" }, empty);
   return h("table", { class: "list" },
@@ -51,9 +59,11 @@ function table(caption, matches, empty) {
     h("tbody", null, matches.map(matchRow)));
 }
 
+/** @param {Match} match @param {() => Promise<void>} refresh @param {PageContext} ctx */
 function invitationItem(match, refresh, ctx) {
-  const by = match.seats.filter((s) => s.player && s.joined).map((s) => s.player.username);
-  const act = async (what) => {
+  const by = match.seats.filter((s) => s.player && s.joined)
+    .map((s) => /** @type {import("../api.js").PlayerRef} */ (s.player).username);
+  const act = async (/** @type {string} */ what) => {
     try {
       await api.post(`/api/matches/${match.id}/${what}`);
       if (what === "join") ctx.navigate(`/match/${match.id}`);
@@ -74,6 +84,9 @@ function invitationItem(match, refresh, ctx) {
     h("button", { type: "button", onClick: () => act("decline") }, gettext("Decline")));
 }
 
+/**
+ * @param {HTMLElement} main @param {string[]} _params @param {PageContext} ctx
+ */
 export async function render(main, _params, ctx) {
   const { signal } = ctx;
   const mine = h("section", { "aria-labelledby": "h-mine" });
@@ -89,6 +102,7 @@ export async function render(main, _params, ctx) {
       h("aside", null, activity)),
   );
 
+  /** @type {Promise<void> | null} */
   let loading = null;
   async function refresh() {
     if (loading) return loading;
@@ -98,12 +112,13 @@ export async function render(main, _params, ctx) {
         api.get("/api/me/invitations", { signal }),
         api.get("/api/matches?scope=mine&status=finished&limit=10", { signal }),
       ]);
-      const active = inbox.filter((m) => !m.invitation_pending);
+      const active = inbox.filter((/** @type {Match} */ m) => !m.invitation_pending);
       clear(invites).removeAttribute("aria-labelledby");
       if (invitations.length) {
         invites.setAttribute("aria-labelledby", "h-invites");
         invites.append(h("h2", { id: "h-invites" }, gettext("Invitations")),
-          h("ul", { class: "plain" }, invitations.map((m) => invitationItem(m, refresh, ctx))));
+          h("ul", { class: "plain" }, invitations.map((/** @type {Match} */ m) =>
+            invitationItem(m, refresh, ctx))));
       }
       clear(mine).append(h("h2", { id: "h-mine" }, gettext("My matches")),
         table(gettext("My active and open matches"), active,
