@@ -1,3 +1,4 @@
+// @ts-check
 // After a match, on the match page: the result and how it came about in words, each seat's
 // rating change (+/-), a rematch (the same players and options, seats swapped; POST
 // /api/matches/{id}/rematch makes it once, whoever asks) and "play again".
@@ -7,30 +8,37 @@
 
 import { api } from "./api.js";
 import { gameModule, gameName, knownGames, loadGames } from "./catalog.js";
-import { clear, h, link } from "./dom.js";
+import { clear, h, link, put } from "./dom.js";
 import {
   formatList, gettext, interpolate, interpolateNodes, ngettext, ordinal,
 } from "./i18n.js";
 import { botMatchRequest } from "./playnow.js";
 
+/** @typedef {import("./api.js").Match} Match */
+/** @typedef {{kind: string, seat?: number | null, payload?: any, events?: any[]}} LogEntry */
+
+/** @param {Match} match @param {number} index @returns {string} */
 function playerName(match, index) {
   if (index === match.your_seat) return gettext("you");
   return match.seats[index]?.player?.username
     || interpolate(gettext("Seat %(n)s"), { n: index + 1 });
 }
 
+/** @param {string} text */
 function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
-/** Names at the start of a sentence: "You" and "Seat 2", but a username as it is written. */
+/** Names at the start of a sentence: "You" and "Seat 2", but a username as it is written.
+ * @param {string[]} names @param {Match} match */
 function opening(names, match) {
   const usernames = new Set(match.seats.map((seat) => seat.player?.username).filter(Boolean));
   const text = formatList(names);
   return usernames.has(names[0]) ? text : capital(text);
 }
 
-/** Who left, from the move log's forfeit entries: "bob resigned", "You ran out of time." */
+/** Who left, from the move log's forfeit entries: "bob resigned", "You ran out of time."
+ * @param {Match} match @param {LogEntry[] | null | undefined} log */
 function leavers(match, log) {
   return (log || []).filter((entry) => entry.kind === "forfeit").map((entry) => {
     const timeout = entry.payload?.reason === "timeout";
@@ -46,7 +54,8 @@ function leavers(match, log) {
   });
 }
 
-/** The result in words: {headline, reason}. */
+/** The result in words: {headline, reason}.
+ * @param {Match} match @param {LogEntry[]} [log] @returns {{headline: string, reason: string}} */
 export function resultWords(match, log = []) {
   const outcome = match.outcome || {};
   if (match.status === "aborted") {
@@ -57,8 +66,11 @@ export function resultWords(match, log = []) {
         : gettext("The match was called off before anyone moved."),
     };
   }
+  /** @type {(number | null)[]} */
   const ranks = outcome.ranks || match.seats.map((seat) => seat.rank);
+  /** @type {(number | null)[]} */
   const scores = outcome.scores || match.seats.map((seat) => seat.score);
+  /** @type {number[]} */
   const winners = outcome.winners || ranks.flatMap((rank, index) => (rank === 1 ? [index] : []));
   const mine = match.your_seat;
   let headline;
@@ -75,7 +87,7 @@ export function resultWords(match, log = []) {
     const names = winners.map((index) => playerName(match, index));
     headline = interpolate(ngettext("%(names)s won; you came %(rank)s",
       "%(names)s won; you came %(rank)s", names.length),
-    { names: opening(names, match), rank: ordinal(ranks[mine]) });
+    { names: opening(names, match), rank: ordinal(/** @type {number} */ (ranks[mine])) });
   } else {
     const names = winners.map((index) => playerName(match, index));
     headline = names.length ? interpolate(ngettext("%(names)s won", "%(names)s won", names.length),
@@ -96,11 +108,13 @@ export function resultWords(match, log = []) {
   return { headline, reason };
 }
 
+/** @param {number} number */
 function signed(number) {
   const size = Math.abs(number);
   return number > 0 ? `+${size}` : number < 0 ? `−${size}` : "±0";
 }
 
+/** @param {Match} match */
 function ratingList(match) {
   const changes = match.rating_changes || [];
   if (!match.rated) {
@@ -126,17 +140,22 @@ function ratingList(match) {
   }));
 }
 
-/** The section under the match header; update(match, log) redraws it. */
+/** The section under the match header; update(match, log) redraws it.
+ * @param {HTMLElement} root
+ * @param {{id: string, navigate: (path: string) => void, signal?: AbortSignal}} options */
 export function afterMatch(root, { id, navigate, signal }) {
   const section = h("section", { id: "after-match", class: "after-match card", hidden: true,
     "aria-labelledby": "after-match-h" });
   const head = root.querySelector("header");
   if (head) head.after(section);
   else root.prepend(section);
+  /** @type {Match | null} */
   let current = null;
+  /** @type {LogEntry[]} */
   let lastLog = [];
   let polls = 0;
-  let timer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
   let busy = false;
 
   async function reread() {
@@ -148,6 +167,7 @@ export function afterMatch(root, { id, navigate, signal }) {
     }
   }
 
+  /** @param {Match} match */
   function waitForRating(match) {
     clearTimeout(timer);
     if (match.status !== "finished" || !match.rated || match.rating_changes?.length) return;
@@ -157,11 +177,12 @@ export function afterMatch(root, { id, navigate, signal }) {
   }
   signal?.addEventListener("abort", () => clearTimeout(timer), { once: true });
 
+  /** @param {HTMLButtonElement} button @param {() => Promise<void>} work */
   async function act(button, work) {
     if (busy) return;
     busy = true;
     button.disabled = true;
-    const error = section.querySelector("#after-error");
+    const error = /** @type {HTMLElement} */ (section.querySelector("#after-error"));
     error.textContent = "";
     try {
       await work();
@@ -173,6 +194,7 @@ export function afterMatch(root, { id, navigate, signal }) {
     }
   }
 
+  /** @param {HTMLButtonElement} button */
   function rematch(button) {
     return act(button, async () => {
       const made = await api.post(`/api/matches/${id}/rematch`, undefined, { signal });
@@ -180,18 +202,21 @@ export function afterMatch(root, { id, navigate, signal }) {
     });
   }
 
+  /** @param {HTMLButtonElement} button */
   function playAgain(button) {
     return act(button, async () => {
       const games = knownGames().length ? knownGames() : await loadGames();
-      const game = games.find((g) => g.slug === current.game);
-      const bot = current.seats.find((seat) => seat.player?.is_bot);
-      const level = bot ? Number(bot.player.username.match(/(\d+)$/)?.[1]) || 1 : 1;
-      const request = botMatchRequest(game, level, current.config);
+      const game = games.find((g) => g.slug === /** @type {Match} */ (current).game);
+      const bot = /** @type {Match} */ (current).seats.find((seat) => seat.player?.is_bot);
+      const level = bot ? Number(bot.player?.username.match(/(\d+)$/)?.[1]) || 1 : 1;
+      const request = botMatchRequest(
+        /** @type {import("./catalog.js").Game} */ (game), level, /** @type {Match} */ (current).config);
       const made = await api.post("/api/matches", request, { signal });
       navigate(`/match/${made.id}`);
     });
   }
 
+  /** @param {Match} match */
   function actions(match) {
     const seated = match.your_seat !== null && match.your_seat !== undefined;
     const box = h("div", { class: "actions after-actions" });
@@ -212,6 +237,7 @@ export function afterMatch(root, { id, navigate, signal }) {
     return box;
   }
 
+  /** @param {Match} match @param {LogEntry[] | null} [log] */
   function update(match, log) {
     current = match;
     if (log) lastLog = log;
@@ -220,7 +246,7 @@ export function afterMatch(root, { id, navigate, signal }) {
       return;
     }
     const words = resultWords(match, lastLog);
-    clear(section).append(
+    put(clear(section),
       h("h2", { id: "after-match-h" }, gettext("Result")),
       h("p", { class: "result-headline", id: "after-result" }, h("strong", null, words.headline)),
       words.reason ? h("p", { class: "result-reason", id: "after-reason" }, words.reason) : null,

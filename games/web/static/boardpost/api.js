@@ -48,8 +48,8 @@ import { gettext, interpolate } from "./i18n.js";
  * @property {string | null} [seed]
  */
 /**
- * @typedef {{seat: number, username: string, before: number, after: number, delta: number}}
- *   SeatRatingChange
+ * @typedef {{seat: number | null, username: string, rating_before: number,
+ *   rating_after: number, change: number}} SeatRatingChange
  */
 /**
  * @typedef {object} RequestOptions
