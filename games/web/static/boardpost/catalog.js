@@ -39,6 +39,9 @@ import * as generic from "./generic.js";
  * @property {(text: string) => void} say
  * @property {(seat: number) => string} seatName
  * @property {() => Promise<Blob>} boardPicture
+ * @property {(seat: number) => boolean} seatIsBot
+ * @property {any} lastEntry the newest move-log entry (null: none)
+ * @property {(type: string) => any} lastEvent the newest event of this type in the log
  * @property {boolean} busy
  * @property {Object<string, any>} state
  */

@@ -1,3 +1,4 @@
+// @ts-check
 // A short first match: GET /api/games/{slug}/tutorial gives a script played through by the
 // game's engine (per step the learner's view, its legal moves cut down to the suggested move,
 // and words before and after). The page draws each step with the game's real board module
@@ -9,13 +10,19 @@ import { loadGameModule } from "../catalog.js";
 import { clear, h, link, preserveFocus } from "../dom.js";
 import { formatList, gettext, interpolate } from "../i18n.js";
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+/** @typedef {import("../catalog.js").GameUi} GameUi */
+
+/** @type {Object<string, string>} */
 const ACTIONS = {
   flip: gettext("flip"), return: gettext("return"), recycle: gettext("recycle"),
   end_turn: gettext("end the turn"),
 };
 
-/** A move as comparable text: object keys sorted, a list of cells sorted. */
+/** A move as comparable text: object keys sorted, a list of cells sorted.
+ * @param {unknown} move */
 export function canonical(move) {
+  /** @type {(value: any) => any} */
   const sortKeys = (value) => {
     if (Array.isArray(value)) return value.map(sortKeys);
     if (value && typeof value === "object") {
@@ -24,14 +31,18 @@ export function canonical(move) {
     return value;
   };
   const copy = sortKeys(move);
-  if (Array.isArray(copy?.take)) copy.take = [...copy.take].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (Array.isArray(copy?.take)) {
+    copy.take = [...copy.take].sort((/** @type {number[]} */ a, /** @type {number[]} */ b) =>
+      a[0] - b[0] || a[1] - b[1]);
+  }
   return JSON.stringify(copy);
 }
 
+/** @param {any} move a move of the script */
 function describeMove(move) {
   if (move.take) {
     return interpolate(gettext("take %(cells)s"),
-      { cells: formatList(move.take.map(([r, c]) => `${"ABCDEFGHI"[c]}${r + 1}`)) });
+      { cells: formatList(move.take.map((/** @type {number[]} */ [r, c]) => `${"ABCDEFGHI"[c]}${r + 1}`)) });
   }
   if (move.action === "place") {
     return interpolate(gettext("place on stack %(stack)s"), { stack: move.stack + 1 });
@@ -43,6 +54,9 @@ function describeMove(move) {
   return gettext("play the suggested move");
 }
 
+/**
+ * @param {HTMLElement} main @param {string[]} params the game's slug @param {PageContext} ctx
+ */
 export async function render(main, [slug], ctx) {
   const script = await api.get(`/api/games/${slug}/tutorial`, { signal: ctx.signal });
   const game = await loadGameModule(slug);
@@ -50,6 +64,7 @@ export async function render(main, [slug], ctx) {
   const total = script.steps.length;
   let index = 0;
   let busy = false;
+  /** @type {import("../api.js").Match | null} */
   let match = null;
 
   const progress = h("p", { class: "tutorial-progress", id: "tutorial-progress" });
@@ -65,6 +80,7 @@ export async function render(main, [slug], ctx) {
       interpolate(gettext("Read the %(game)s rules"), { game: script.name }))));
   clear(main).append(root);
 
+  /** @type {GameUi} */
   const ui = {
     state: {},
     get busy() {
@@ -82,27 +98,34 @@ export async function render(main, [slug], ctx) {
     boardPicture: () => Promise.reject(new Error(gettext("No picture in the tutorial."))),
   };
 
+  /** @param {string} text @param {string} [kind] */
   function say(text, kind = "error") {
     clear(message);
     message.className = `move-message ${kind}`;
     if (text) message.append(h("p", null, text));
   }
 
+  /**
+   * A match as the game's module reads it, of the script's step.
+   * @param {any} view @param {any} legal @returns {import("../api.js").Match}
+   */
   function matchFor(view, legal) {
-    return {
+    return /** @type {any} */ ({
       id: "tutorial", game: slug, status: "active", version: index, players: script.players,
       your_seat: script.seat, to_act: legal ? [script.seat] : [], view, legal_moves: legal,
-      seats: script.names.map((name, seat) => ({ index: seat, player: { username: name } })),
-    };
+      seats: script.names.map((/** @type {string} */ name, /** @type {number} */ seat) =>
+        ({ index: seat, player: { username: name } })),
+    });
   }
 
   function draw() {
     preserveFocus(() => {
       clear(board);
-      game.render(board, match, ui);
+      game.render(board, /** @type {import("../api.js").Match} */ (match), ui);
     });
   }
 
+  /** @param {string | null} [before] */
   function showStep(before = null) {
     const step = script.steps[index];
     match = matchFor(step.view, step.legal_moves);
@@ -110,11 +133,12 @@ export async function render(main, [slug], ctx) {
     root.dataset.step = String(index + 1);
     progress.textContent = interpolate(gettext("Step %(step)s of %(total)s"),
       { step: index + 1, total });
-    clear(explain).append(...[before ? h("p", { class: "done" }, before) : null,
-      h("p", { class: "todo" }, step.text)].filter(Boolean));
+    clear(explain).append(.../** @type {HTMLElement[]} */ ([before ? h("p", { class: "done" }, before) : null,
+      h("p", { class: "todo" }, step.text)].filter(Boolean)));
     draw();
   }
 
+  /** @param {string} before */
   function finish(before) {
     match = matchFor(script.final_view, null);
     game.onNewVersion(ui, match);
@@ -127,6 +151,7 @@ export async function render(main, [slug], ctx) {
     draw();
   }
 
+  /** @param {unknown} move */
   async function submit(move) {
     if (busy || !match?.legal_moves) return false;
     const step = script.steps[index];
