@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: create a match in any game with its options and seats, or join an open seat.
 // The games, their options and player counts come from GET /api/games; a game module may add
 // hints for its options (OPTION_HINTS, see catalog.js).
@@ -12,23 +13,45 @@ import { opponents } from "../matchinfo.js";
 const HOURS = [1, 2, 4, 8, 12];
 const DAYS = [1, 2, 3, 5, 7, 14];
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+/** @typedef {import("../catalog.js").Game} Game */
+/** An option of a game (GET /api/games): name, type, default, choices, labels, help...
+ * @typedef {Object<string, any>} Option */
+/** A bot of GET /api/bots: its level, description and rating.
+ * @typedef {{level: number, description?: string, rating?: number, provisional?: boolean}} Bot */
+/** @typedef {{kind: string, level?: number, username?: string}} SeatRequest */
+/**
+ * @typedef {object} OptionField
+ * @property {HTMLElement} node
+ * @property {() => unknown} read
+ * @property {(value: unknown) => void} set
+ * @property {string} name
+ */
+
 /** One option as a field: its label and help in players' words (GET /api/games), a list of
- * named values where the game names them, and set(value) for the presets. */
+ * named values where the game names them, and set(value) for the presets.
+ * @param {string} game @param {Option} option @returns {OptionField} */
 function optionField(game, option) {
   const id = `opt-${option.name}`;
   const helpId = `${id}-help`;
   const label = h("label", { for: id }, option.label || option.name.replaceAll("_", " "));
   const help = h("small", { id: helpId }, option.help || option.description || "",
     h("span", { class: "muted" }, ` (${option.name})`));
+  /** @type {{value: string, label: string}[]} */
   const named = option.value_labels || [];
-  const valueText = (value) => (value === undefined || value === null ? "" : JSON.stringify(value));
+  const valueText = (/** @type {unknown} */ value) => (value === undefined || value === null ? "" : JSON.stringify(value));
+  /** @type {HTMLSelectElement | HTMLInputElement} */
   let input;
+  /** @type {() => unknown} */
   let read;
+  /** @type {(value: unknown) => void} */
   let set;
   if (named.length || option.choices || option.type === "choice" || option.type === "bool") {
+    /** @type {string[][]} */
     const values = named.length ? named.map((v) => [v.value, v.label])
       : option.type === "bool" ? [["true", gettext("On")], ["false", gettext("Off")]]
-        : (option.choices || []).map((choice) => [JSON.stringify(choice), String(choice)]);
+        : (option.choices || []).map((/** @type {unknown} */ choice) =>
+          [JSON.stringify(choice), String(choice)]);
     input = h("select", { id, name: option.name, "aria-describedby": helpId },
       option.default === null ? h("option", { value: "" }, gettext("Default")) : null,
       values.map(([value, text]) => h("option", { value }, text)));
@@ -53,7 +76,9 @@ function optionField(game, option) {
     set = (value) => {
       const text = valueText(value);
       if (free) free.value = "";
-      if ([...input.options].some((o) => o.value === text)) input.value = text;
+      if ([.../** @type {HTMLSelectElement} */ (input).options].some((o) => o.value === text)) {
+        input.value = text;
+      }
       else if (free) free.value = text;
     };
     set(option.default);
@@ -68,7 +93,7 @@ function optionField(game, option) {
     });
     read = () => (input.value === "" ? undefined : Number(input.value));
     set = (value) => {
-      input.value = value ?? "";
+      input.value = /** @type {any} */ (value ?? "");
     };
   } else {
     // Known values for a free-form (JSON) option, offered as suggestions.
@@ -104,6 +129,7 @@ function optionField(game, option) {
   return { node: h("div", { class: "field" }, label, input, help), read, set, name: option.name };
 }
 
+/** @param {Bot} bot */
 function botWords(bot) {
   // The description's first sentence names the bot ("<Game> level 1.", "<Game> niveau 1."):
   // the option says the level already.
@@ -113,6 +139,7 @@ function botWords(bot) {
     : interpolate(gettext("Level %(level)s"), { level: bot.level });
 }
 
+/** @param {Bot | undefined} bot */
 function ratingWords(bot) {
   if (!bot?.rating) return "";
   return bot.provisional
@@ -121,7 +148,10 @@ function ratingWords(bot) {
     : interpolate(gettext("Rating %(rating)s"), { rating: bot.rating });
 }
 
+/** @param {number} index @param {Bot[]} bots @param {SeatRequest | undefined} initial
+ * @returns {{node: HTMLElement, read: () => SeatRequest}} */
 function seatRow(index, bots, initial) {
+  /** @type {Bot[]} */
   const list = bots.length ? bots : [1, 2, 3, 4].map((l) => ({ level: l }));
   const seatName = interpolate(gettext("Seat %(n)s"), { n: index + 1 });
   const kind = h("select", { id: `seat-${index}-kind`, "aria-label": seatName },
@@ -164,6 +194,7 @@ function seatRow(index, bots, initial) {
   };
 }
 
+/** @param {Game[]} games @param {PageContext} ctx */
 function createForm(games, ctx) {
   const wanted = ctx.query?.get("game");
   const gameSelect = h("select", { id: "game", name: "game" },
@@ -184,11 +215,16 @@ function createForm(games, ctx) {
       interpolate(ngettext("%(n)s day per move", "%(n)s days per move", n), { n }))));
   const error = h("p", { class: "error", role: "alert", id: "create-error" });
   const submit = h("button", { type: "submit", class: "primary" }, gettext("Create match"));
+  /** @type {OptionField[]} */
   let fields = [];
+  /** @type {{node: HTMLElement, read: () => SeatRequest}[]} */
   let seats = [];
+  /** @type {HTMLSelectElement | null} */
   let playersInput = null;
+  /** @type {Object<string, Promise<Bot[]>>} */
   const botsCache = {};
 
+  /** @param {string} slug @returns {Promise<Bot[]>} */
   async function bots(slug) {
     if (!botsCache[slug]) botsCache[slug] = api.get(`/api/bots?game=${slug}`).catch(() => []);
     return botsCache[slug];
@@ -197,7 +233,7 @@ function createForm(games, ctx) {
   async function renderSeats() {
     const slug = gameSelect.value;
     const list = await bots(slug);
-    const count = Number(playersInput.value);
+    const count = Number(/** @type {HTMLSelectElement} */ (playersInput).value);
     // Seats keep what was chosen (an invitation included) when the game or the count changes.
     const previous = seats.map((seat) => seat.read());
     seats = [];
@@ -210,9 +246,10 @@ function createForm(games, ctx) {
     clear(seatsBox).append(h("legend", null, gettext("Seats (turn order is the game's)")), ol);
   }
 
+  /** @param {Game} game @param {Game["presets"][number] | undefined} preset */
   function applyPreset(game, preset) {
     for (const field of fields) {
-      const option = game.options.find((o) => o.name === field.name);
+      const option = /** @type {Option} */ (game.options.find((o) => o.name === field.name));
       field.set(preset && field.name in preset.config ? preset.config[field.name] : option.default);
     }
     if (preset?.players && playersInput
@@ -224,7 +261,7 @@ function createForm(games, ctx) {
   }
 
   async function renderGame() {
-    const game = games.find((g) => g.slug === gameSelect.value);
+    const game = /** @type {Game} */ (games.find((g) => g.slug === gameSelect.value));
     clear(learnBox).append(interpolate(gettext("New to %(game)s?"), { game: game.name }), " ",
       link(`/rules/${game.slug}`, interpolate(gettext("%(game)s rules"), { game: game.name })),
       " · ",
@@ -275,11 +312,13 @@ function createForm(games, ctx) {
   node.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
+    /** @type {Object<string, unknown>} */
     const config = {};
     for (const field of fields) {
       const value = field.read();
       if (value !== undefined) config[field.name] = value;
     }
+    /** @type {{hours_per_turn: number} | {days_per_turn: number} | null} */
     let timeControl = null;
     if (clock.value) {
       const amount = Number(clock.value.slice(1));
@@ -306,6 +345,7 @@ function createForm(games, ctx) {
   return node;
 }
 
+/** @param {import("../api.js").Match[]} matches @param {PageContext} ctx */
 function openList(matches, ctx) {
   if (!matches.length) return h("p", { class: "muted" }, gettext("No open seats right now."));
   return h("ul", { class: "plain open-list" }, matches.map((match) => h("li", {
@@ -333,6 +373,9 @@ function openList(matches, ctx) {
   }, gettext("Join")), " ", link(`/match/${match.id}`, gettext("Look")))));
 }
 
+/**
+ * @param {HTMLElement} main @param {string[]} _params @param {PageContext} ctx
+ */
 export async function render(main, _params, ctx) {
   const [games, open] = await Promise.all([
     loadGames(),

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules of a game: GET /api/games/{slug}/rules (the game package's RULES.md as HTML, with
 // example positions drawn by the server's own renderer), open to everyone. /rules lists the
 // games; /rules/<slug> shows one, the part for client authors folded away.
@@ -7,9 +8,14 @@ import { gameModule, loadGames } from "../catalog.js";
 import { clear, h, link } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 
+/** @typedef {import("../app.js").PageContext} PageContext */
 
-/** HTML from the server (its own Markdown, raw HTML off) into a node; wide tables scroll. */
+
+/** HTML from the server (its own Markdown, raw HTML off) into a node; wide tables scroll.
+ * @param {HTMLElement} node @param {string} html */
 function fill(node, html) {
+  // The one HTML the page parses: the server's rules, rendered from the game's RULES.md.
+  // eslint-disable-next-line no-restricted-properties
   node.innerHTML = html;
   for (const table of node.querySelectorAll("table")) {
     const label = table.previousElementSibling?.textContent?.slice(0, 60) || gettext("Table");
@@ -24,12 +30,14 @@ function fill(node, html) {
   return node;
 }
 
+/** @param {string} slug @param {string} name */
 export function learnLinks(slug, name) {
   return h("p", { class: "learn-links" },
     link(`/rules/${slug}`, interpolate(gettext("%(game)s rules"), { game: name })), " · ",
     link(`/tutorial/${slug}`, interpolate(gettext("%(game)s tutorial"), { game: name })));
 }
 
+/** @param {HTMLElement} main */
 async function index(main) {
   // Every game the server offers; its module may add a line about it (SUMMARY, see catalog.js).
   const games = await loadGames();
@@ -46,6 +54,9 @@ async function index(main) {
         interpolate(gettext("Play the %(game)s tutorial"), { game: game.name })))))));
 }
 
+/**
+ * @param {HTMLElement} main @param {string[]} params the game's slug, if any @param {PageContext} ctx
+ */
 export async function render(main, [slug], ctx) {
   if (!slug) return index(main);
   const rules = await api.get(`/api/games/${slug}/rules`, { signal: ctx.signal });
