@@ -1,3 +1,4 @@
+// @ts-check
 // One match: the position drawn by the game's module (found by the game's slug, see
 // catalog.js), moves by clicking, the move log, live updates through the long-poll endpoint,
 // and a move-by-move replay once the match is over.
@@ -13,12 +14,26 @@ import { afterMatch } from "../aftermatch.js";
 
 const RUNNING = new Set(["open", "active"]);
 
+/** @typedef {import("../app.js").PageContext} PageContext */
+/** @typedef {import("../api.js").Match} Match */
+/** @typedef {import("../catalog.js").GameModule} GameModule */
+/** @typedef {import("../catalog.js").GameUi} GameUi */
+/**
+ * A move-log entry (GET /api/matches/{id}/moves).
+ * @typedef {{seq: number, kind: string, seat: number | null, player?: {username: string} | null,
+ *   events?: {type: string}[], payload?: any}} LogEntry
+ */
+
+/** @param {any} error an ApiError, or any error @returns {string} */
 function errorText(error) {
   const fields = error.extra?.fields;
   return fields ? `${error.message} ${Object.entries(fields)
     .map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`).join("; ")}` : error.message;
 }
 
+/**
+ * @param {HTMLElement} main @param {string[]} params the match's id @param {PageContext} ctx
+ */
 export async function render(main, [id], ctx) {
   const { signal } = ctx;
   const root = h("article", { id: "match", class: "match", "aria-busy": "true" });
@@ -39,11 +54,14 @@ export async function render(main, [id], ctx) {
   main.append(root);
   const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });
 
-  let match = null;
+  let match = /** @type {Match | null} */ (null);
+  /** @type {string | null} */
   let etag = null;
+  /** @type {LogEntry[]} */
   let log = [];
   let busy = false;
   let confirmResign = false;
+  /** @type {GameUi} */
   const ui = {
     state: {},
     get busy() {
@@ -52,9 +70,9 @@ export async function render(main, [id], ctx) {
     submit: (move) => submit(move),
     rerender: () => renderBoard(),
     say: (text) => say(text),
-    seatName: (seat) => (match.seats[seat]?.player?.username
+    seatName: (seat) => (/** @type {Match} */ (match).seats[seat]?.player?.username
       || interpolate(gettext("Seat %(n)s"), { n: seat + 1 })),
-    seatIsBot: (seat) => Boolean(match.seats[seat]?.player?.is_bot),
+    seatIsBot: (seat) => Boolean(/** @type {Match} */ (match).seats[seat]?.player?.is_bot),
     // The newest move-log entry (its events), for the game to mark the last move.
     get lastEntry() {
       return log.findLast((entry) => entry.kind === "move") || null;
@@ -69,12 +87,16 @@ export async function render(main, [id], ctx) {
     },
     boardPicture: () => boardSvg(null),
   };
+  /** @type {GameModule | null} */
   let game = null; // the game's module, loaded by the match's slug before the first drawing
 
+  /** @param {Match} m */
   function hasLegalMoves(m) {
-    return Boolean(m.legal_moves) && myTurn(m) && game.hasMoves(m.legal_moves, m);
+    return Boolean(m.legal_moves) && myTurn(m)
+      && /** @type {GameModule} */ (game).hasMoves(m.legal_moves, m);
   }
 
+  /** @param {string} text @param {string | null} [rule] @param {string} [kind] */
   function say(text, rule = null, kind = "error") {
     clear(message);
     message.className = `move-message ${kind}`;
@@ -90,14 +112,16 @@ export async function render(main, [id], ctx) {
 
   // ---------------------------------------------------------------- moves
 
-  /** Send a move; resolves true when the server accepted it. */
+  /** Send a move; resolves true when the server accepted it.
+   * @param {unknown} move @returns {Promise<boolean>} */
   async function submit(move) {
     if (busy || !match) return false;
     busy = true;
     root.dataset.busy = "true";
     renderBoard();
+    /** @type {{move: unknown, expected_version?: number}} */
     const body = { move };
-    if (!game.simultaneous(match)) body.expected_version = match.version;
+    if (!/** @type {GameModule} */ (game).simultaneous(match)) body.expected_version = match.version;
     try {
       const answer = await api.post(`/api/matches/${id}/moves`, body,
         { headers: { "Idempotency-Key": newKey() }, signal });
@@ -124,6 +148,7 @@ export async function render(main, [id], ctx) {
     }
   }
 
+  /** @param {string} what */
   async function matchAction(what) {
     try {
       const answer = await api.post(`/api/matches/${id}/${what}`, undefined, { signal });
@@ -144,9 +169,11 @@ export async function render(main, [id], ctx) {
   // One read of the match at a time. Asked again while one is under way (a live message that
   // arrives during the read, or while the page's own move is in flight), it reads once more
   // when that one ends, so the page always ends on a read that began after the newest message.
+  /** @type {Promise<void> | null} */
   let reading = null;
   let readAgain = false;
 
+  /** @returns {Promise<void>} */
   function refresh() {
     if (reading) {
       readAgain = true;
@@ -166,6 +193,7 @@ export async function render(main, [id], ctx) {
   }
 
   async function readMatch() {
+    /** @type {Object<string, string>} */
     const headers = etag ? { "If-None-Match": etag } : {};
     const answer = await request("GET", `/api/matches/${id}`, { headers, signal });
     if (answer.status === 304) return;
@@ -174,6 +202,7 @@ export async function render(main, [id], ctx) {
     apply(answer.data);
   }
 
+  /** @param {Match} next */
   function apply(next) {
     if (match && next.version < match.version && next.status === match.status) return;
     const newVersion = !match || next.version !== match.version || next.status !== match.status;
@@ -183,7 +212,7 @@ export async function render(main, [id], ctx) {
       // A torn read (a move committed while the server read the match): read it again.
       setTimeout(() => refresh().catch(() => {}), 300);
     }
-    if (newVersion) game.onNewVersion(ui, match);
+    if (newVersion) /** @type {GameModule} */ (game).onNewVersion(ui, match);
     renderHead();
     renderBoard();
     if (wasRunning && !RUNNING.has(match.status)) {
@@ -192,6 +221,7 @@ export async function render(main, [id], ctx) {
     }
   }
 
+  /** @returns {Promise<number>} the next `after` of the log */
   async function loadLog(fromStart = false) {
     let after = fromStart ? 0 : (log.at(-1)?.seq ?? 0);
     const entries = fromStart ? [] : [...log];
@@ -209,11 +239,11 @@ export async function render(main, [id], ctx) {
   // ---------------------------------------------------------------- drawing
 
   function renderHead() {
-    const m = match;
+    const m = /** @type {Match} */ (match);
     const mySeat = m.your_seat;
     const me = mySeat !== null && mySeat !== undefined ? m.seats[mySeat] : null;
     root.dataset.game = m.game;
-    root.dataset.client = game.fallback ? "generic" : m.game;
+    root.dataset.client = /** @type {GameModule} */ (game).fallback ? "generic" : m.game;
     root.dataset.status = m.status;
     root.dataset.version = String(m.version);
     root.dataset.yourTurn = hasLegalMoves(m) ? "true" : "false";
@@ -268,7 +298,7 @@ export async function render(main, [id], ctx) {
         actions.append(h("button", { type: "button", onClick: () => {
           confirmResign = true;
           renderHead();
-          head.querySelector(".danger")?.focus();
+          /** @type {HTMLElement | null} */ (head.querySelector(".danger"))?.focus();
         } }, gettext("Resign")));
       }
     }
@@ -290,9 +320,10 @@ export async function render(main, [id], ctx) {
       goalLine(m, h, link));
   }
 
+  /** @param {Match} m */
   function statusLine(m) {
     // A game may word a running match its own way (a race has no turns).
-    const own = m.status === "active" ? game.statusText(m) : null;
+    const own = m.status === "active" ? /** @type {GameModule} */ (game).statusText(m) : null;
     const go = own ? own.go : myTurn(m);
     const deadline = m.status === "active" && m.deadline;
     return h("p", { class: ["status-line", go && "go"], id: "status-line" },
@@ -307,16 +338,17 @@ export async function render(main, [id], ctx) {
     root.dataset.yourTurn = hasLegalMoves(match) ? "true" : "false";
     preserveFocus(() => {
       clear(board);
-      if (!match.view) {
-        board.append(h("p", { class: "muted" }, match.status === "aborted"
+      if (!match?.view) {
+        board.append(h("p", { class: "muted" }, match?.status === "aborted"
           ? gettext("This match was called off before it started.")
           : gettext("The match starts once every seat is taken.")));
         return;
       }
-      game.render(board, match, ui);
+      /** @type {GameModule} */ (game).render(board, match, ui);
     }, board);
   }
 
+  /** @param {LogEntry} entry */
   function actorName(entry) {
     if (entry.player) return entry.player.username;
     if (entry.kind === "system") return gettext("server");
@@ -329,7 +361,8 @@ export async function render(main, [id], ctx) {
     clear(logList);
     for (const entry of log) {
       const text = interpolate(gettext("%(who)s: %(move)s"),
-        { who: actorName(entry), move: game ? game.describe(entry, match) : entry.kind });
+        { who: actorName(entry),
+          move: game ? game.describe(entry, /** @type {Match} */ (match)) : entry.kind });
       logList.append(h("li", { value: entry.seq, dataset: { seq: entry.seq } },
         over ? h("button", {
           type: "button", class: "linkish", onClick: () => replayTo(entry.seq),
@@ -348,14 +381,18 @@ export async function render(main, [id], ctx) {
 
   // ---------------------------------------------------------------- replay
 
+  /** @type {number | null} */
   let replaySeq = null;
+  /** @type {string | null} */
   let replayUrl = null;
   let svgMissing = false;
+  /** @type {Map<number, Blob>} */
   const svgCache = new Map();
 
-  /** The server's picture of the position after move `seq` (null: the current position). */
+  /** The server's picture of the position after move `seq` (null: the current position).
+   * @param {number | null} seq @returns {Promise<Blob>} */
   async function boardSvg(seq) {
-    if (seq !== null && svgCache.has(seq)) return svgCache.get(seq);
+    if (seq !== null && svgCache.has(seq)) return /** @type {Blob} */ (svgCache.get(seq));
     const query = seq === null ? "" : `?seq=${seq}`;
     const response = await fetch(`/api/matches/${id}/board.svg${query}`, {
       headers: session.token ? { Authorization: `Token ${session.token}` } : {}, signal,
@@ -386,6 +423,8 @@ export async function render(main, [id], ctx) {
     const image = h("img", { id: "replay-board", alt: "", class: "replay-board" });
     const caption = h("p", { id: "replay-caption", class: "caption", "aria-live": "polite" });
     // The visible word is the button's name; the arrows are decoration.
+    /** @type {(label: string, word: string, to: () => number, before?: string, after?: string)
+     * => HTMLButtonElement} */
     const button = (label, word, to, before = "", after = "") => h("button", {
       type: "button", title: label, onClick: () => replayTo(to()),
     }, before ? h("span", { "aria-hidden": "true" }, `${before} `) : null, word,
@@ -396,39 +435,41 @@ export async function render(main, [id], ctx) {
       h("div", { class: "replay-controls" },
         button(gettext("The starting position"), gettext("First"), () => 0, "«"),
         button(gettext("The position before"), gettext("Previous"),
-          () => Math.max(0, replaySeq - 1), "◀"),
+          () => Math.max(0, Number(replaySeq) - 1), "◀"),
         range,
         button(gettext("The position after"), gettext("Next"),
-          () => Math.min(last, replaySeq + 1), "", "▶"),
+          () => Math.min(last, Number(replaySeq) + 1), "", "▶"),
         button(gettext("The final position"), gettext("Last"), () => last, "", "»"),
         output),
       h("figure", null, image, h("figcaption", null, caption)));
     replayBox.hidden = false;
     replayBox.onkeydown = (event) => {
       if (event.target === range) return;
-      if (event.key === "ArrowLeft") replayTo(Math.max(0, replaySeq - 1));
-      else if (event.key === "ArrowRight") replayTo(Math.min(last, replaySeq + 1));
+      if (event.key === "ArrowLeft") replayTo(Math.max(0, Number(replaySeq) - 1));
+      else if (event.key === "ArrowRight") replayTo(Math.min(last, Number(replaySeq) + 1));
       else return;
       event.preventDefault();
     };
     replayTo(last);
   }
 
+  /** @param {number} seq */
   async function replayTo(seq) {
     if (replayBox.hidden) return;
     replaySeq = seq;
-    const range = replayBox.querySelector("#replay-seq");
-    const output = replayBox.querySelector("#replay-position");
-    const caption = replayBox.querySelector("#replay-caption");
-    const image = replayBox.querySelector("#replay-board");
+    const m = /** @type {Match} */ (match);
+    const range = /** @type {HTMLInputElement} */ (replayBox.querySelector("#replay-seq"));
+    const output = /** @type {HTMLOutputElement} */ (replayBox.querySelector("#replay-position"));
+    const caption = /** @type {HTMLElement} */ (replayBox.querySelector("#replay-caption"));
+    const image = /** @type {HTMLImageElement} */ (replayBox.querySelector("#replay-board"));
     range.value = String(seq);
     output.textContent = seq === 0
-      ? interpolate(ngettext("Start of %(n)s move", "Start of %(n)s moves", match.version),
-        { n: match.version })
-      : interpolate(gettext("After move %(seq)s of %(n)s"), { seq, n: match.version });
+      ? interpolate(ngettext("Start of %(n)s move", "Start of %(n)s moves", m.version),
+        { n: m.version })
+      : interpolate(gettext("After move %(seq)s of %(n)s"), { seq, n: m.version });
     const entry = log.find((e) => e.seq === seq);
     caption.textContent = entry ? `${seq}. ${interpolate(gettext("%(who)s: %(move)s"),
-      { who: actorName(entry), move: game.describe(entry, match) })}`
+      { who: actorName(entry), move: /** @type {GameModule} */ (game).describe(entry, m) })}`
       : gettext("The starting position.");
     for (const li of logList.querySelectorAll("li")) {
       li.classList.toggle("replay-here", Number(li.dataset.seq) === seq);
@@ -471,18 +512,19 @@ export async function render(main, [id], ctx) {
   // match read and the log read is then in the first answer (and prompts a new read), where
   // resuming from the log's newest entry would wait a whole long-poll for the next one.
   const logged = await loadLog();
-  let after = Math.min(logged, match.version);
-  if (!RUNNING.has(match.status)) {
+  let after = Math.min(logged, /** @type {Match} */ (match).version);
+  if (!RUNNING.has(/** @type {Match} */ (match).status)) {
     setUpReplay();
   } else {
     // The match's stream, falling back to long-polls where streams do not get through.
     live({
-      stream: (cursor) => `/api/matches/${id}/stream?after=${cursor}`,
-      poll: (cursor, wait) => `/api/matches/${id}/events?after=${cursor}&wait=${wait}`,
+      stream: (/** @type {number} */ cursor) => `/api/matches/${id}/stream?after=${cursor}`,
+      poll: (/** @type {number} */ cursor, wait) => `/api/matches/${id}/events?after=${cursor}&wait=${wait}`,
     }, after,
       async (answer) => {
         if (answer.moves.length) {
-          log.push(...answer.moves.filter((m) => m.seq > (log.at(-1)?.seq ?? 0)));
+          log.push(...answer.moves.filter((/** @type {LogEntry} */ m) =>
+            m.seq > (log.at(-1)?.seq ?? 0)));
           renderLog();
         }
         if (!match || answer.version !== match.version || answer.status !== match.status) {
