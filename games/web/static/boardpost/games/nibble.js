@@ -1,9 +1,13 @@
+// @ts-check
 // Nibble: the 9x9 board, the colour table with both collections; select discs, then take.
 // Move: {"take": [[r, c], ...]}; legal_moves: {"takeable": {"<colour>": [[r, c], ...]}}.
 // A game module: the interface is described in ../catalog.js.
 
 import { h, rovingGrid } from "../dom.js";
 import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+
+/** @typedef {import("../api.js").Match} Match */
+/** @typedef {import("../catalog.js").GameUi} GameUi */
 
 // Colour ids 0-8 in BGA's order, each with a letter so no colour relies on hue alone (the same
 // letters as the server's board pictures: grey is A, black is K). `taken(n, cells)` is the move
@@ -12,47 +16,47 @@ import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 export const COLOURS = [
   {
     name: pgettext("Nibble colour", "green"), mark: "G",
-    taken: (n, cells) => interpolate(ngettext("took a green disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took a green disc from %(cells)s",
       "took %(n)s green discs from %(cells)s", n), { n, cells }),
   },
   {
     name: pgettext("Nibble colour", "purple"), mark: "P",
-    taken: (n, cells) => interpolate(ngettext("took a purple disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took a purple disc from %(cells)s",
       "took %(n)s purple discs from %(cells)s", n), { n, cells }),
   },
   {
     name: pgettext("Nibble colour", "red"), mark: "R",
-    taken: (n, cells) => interpolate(ngettext("took a red disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took a red disc from %(cells)s",
       "took %(n)s red discs from %(cells)s", n), { n, cells }),
   },
   {
     name: pgettext("Nibble colour", "yellow"), mark: "Y",
-    taken: (n, cells) => interpolate(ngettext("took a yellow disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took a yellow disc from %(cells)s",
       "took %(n)s yellow discs from %(cells)s", n), { n, cells }),
   },
   {
     name: pgettext("Nibble colour", "orange"), mark: "O",
-    taken: (n, cells) => interpolate(ngettext("took an orange disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took an orange disc from %(cells)s",
       "took %(n)s orange discs from %(cells)s", n), { n, cells }),
   },
   {
     name: pgettext("Nibble colour", "blue"), mark: "B",
-    taken: (n, cells) => interpolate(ngettext("took a blue disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took a blue disc from %(cells)s",
       "took %(n)s blue discs from %(cells)s", n), { n, cells }),
   },
   {
     name: pgettext("Nibble colour", "white"), mark: "W",
-    taken: (n, cells) => interpolate(ngettext("took a white disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took a white disc from %(cells)s",
       "took %(n)s white discs from %(cells)s", n), { n, cells }),
   },
   {
     name: pgettext("Nibble colour", "grey"), mark: "A",
-    taken: (n, cells) => interpolate(ngettext("took a grey disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took a grey disc from %(cells)s",
       "took %(n)s grey discs from %(cells)s", n), { n, cells }),
   },
   {
     name: pgettext("Nibble colour", "black"), mark: "K",
-    taken: (n, cells) => interpolate(ngettext("took a black disc from %(cells)s",
+    taken: (/** @type {number} */ n, /** @type {string} */ cells) => interpolate(ngettext("took a black disc from %(cells)s",
       "took %(n)s black discs from %(cells)s", n), { n, cells }),
   },
 ];
@@ -71,7 +75,8 @@ export const RULES = {
 // One line about the game for the rules index.
 export const SUMMARY = gettext("Two players take discs of one colour from a 9 by 9 board.");
 
-/** What wins this match, in players' words, from its view and options (the match page). */
+/** What wins this match, in players' words, from its view and options (the match page).
+ * @param {Match} match */
 export function goal(match) {
   const view = match.view;
   const text = gettext("Win at once with all 9 discs of one colour, or 7 or more of three "
@@ -99,33 +104,39 @@ export const REASONS = {
   decided: gettext("the result was settled early"),
 };
 
-const key = ([r, c]) => `${r},${c}`;
+const key = (/** @type {number[]} */ [r, c]) => `${r},${c}`;
 const LETTERS = "ABCDEFGHI";
-/** A cell's name as the move log writes it: column letter, row number ("A9"). */
+/** A cell's name as the move log writes it: column letter, row number ("A9").
+ * @type {(r: number, c: number) => string} */
 export const coordinate = (r, c) => `${LETTERS[c]}${r + 1}`;
 
-/** The cells the newest move took discs from. */
+/** The cells the newest move took discs from.
+ * @param {any} entry */
 function lastTaken(entry) {
-  const taken = (entry?.events || []).findLast((event) => event.type === "discs_taken");
+  const taken = (entry?.events || []).findLast((/** @type {any} */ event) =>
+    event.type === "discs_taken");
   return new Set(taken ? taken.cells.map(key) : []);
 }
 
+/** @param {number} colour @param {Object<string, unknown>} [extra] */
 function disc(colour, extra = {}) {
   const info = COLOURS[colour];
   return h("span", { class: `disc c${colour}`, "aria-hidden": "true", ...extra }, info.mark);
 }
 
+/** @param {any} view @param {number | null} you */
 function colourTable(view, you) {
-  const seats = view.collections.map((_, seat) => seat);
+  /** @type {number[]} */
+  const seats = view.collections.map((/** @type {unknown} */ _, /** @type {number} */ seat) => seat);
   // The viewer's collection goes below the table, the other seat's above (as at a real table).
   const bottom = you ?? 0;
   const top = seats.find((seat) => seat !== bottom);
-  const row = (seat) => h("tr", { class: seat === bottom ? "mine" : "theirs" },
+  const row = (/** @type {number} */ seat) => h("tr", { class: seat === bottom ? "mine" : "theirs" },
     h("th", { scope: "row" }, seat === you ? gettext("You")
       : interpolate(gettext("Seat %(n)s"), { n: seat + 1 }),
     h("span", { class: "muted" }, " · ",
       interpolate(gettext("%(n)s maj."), { n: view.majorities[seat] }))),
-    view.color_order.map((colour) => {
+    view.color_order.map((/** @type {number} */ colour) => {
       const count = view.collections[seat][colour];
       return h("td", {
         class: ["count", count >= 5 && "major", count >= 7 && "seven", count === 9 && "nine"],
@@ -134,18 +145,19 @@ function colourTable(view, you) {
       }, h("span", { class: "pips", style: { "--n": count } }), String(count));
     }));
   return h("table", { class: "colour-table", "aria-label": gettext("Colour table and collections") },
-    h("thead", null, row(top)),
+    h("thead", null, row(/** @type {number} */ (top))),
     h("tbody", null, h("tr", { class: "swatches" },
       h("th", { scope: "row" }, gettext("Colour")),
-      view.color_order.map((colour) => h("th", { scope: "col" },
+      view.color_order.map((/** @type {number} */ colour) => h("th", { scope: "col" },
         disc(colour), h("span", { class: "sr-only" }, COLOURS[colour].name))))),
     h("tfoot", null, row(bottom)));
 }
 
+/** @param {any} entry @param {Match} [match] */
 export function describe(entry, match) {
   for (const event of entry.events || []) {
     if (event.type === "discs_taken") {
-      const cells = event.cells.map(([r, c]) => coordinate(r, c)).join(", ");
+      const cells = event.cells.map((/** @type {number[]} */ [r, c]) => coordinate(r, c)).join(", ");
       return COLOURS[event.color].taken(event.cells.length, cells);
     }
     if (event.type === "forfeited") return gettext("left the match");
@@ -153,19 +165,23 @@ export function describe(entry, match) {
   return entry.kind === "forfeit" ? gettext("left the match") : gettext("moved");
 }
 
+/** @param {GameUi} ui */
 export function onNewVersion(ui) {
   ui.state.selected = new Set();
 }
 
+/** @param {any} legal */
 export function hasMoves(legal) {
   return Object.keys(legal.takeable || {}).length > 0;
 }
 
+/** @param {HTMLElement} container @param {Match} match @param {GameUi} ui */
 export function render(container, match, ui) {
   const view = match.view;
   const state = ui.state;
   state.selected ||= new Set();
   const legal = match.legal_moves?.takeable || {};
+  /** @type {Map<string, number>} */
   const takeable = new Map();
   for (const [colour, cells] of Object.entries(legal)) {
     for (const cell of cells) takeable.set(key(cell), Number(colour));
@@ -178,7 +194,7 @@ export function render(container, match, ui) {
     return view.board[r][c];
   };
 
-  const toggle = (r, c) => {
+  const toggle = (/** @type {number} */ r, /** @type {number} */ c) => {
     const id = key([r, c]);
     const colour = view.board[r][c];
     if (colour === null || !canMove) return;
@@ -257,7 +273,7 @@ export function render(container, match, ui) {
       h("button", {
         type: "button", class: "chip", dataset: { selectColour: colour, count: cells.length },
         title: interpolate(gettext("Select every takeable disc of colour %(colour)s"),
-          { colour: COLOURS[colour].name }),
+          { colour: COLOURS[Number(colour)].name }),
         onClick: () => {
           state.selected = new Set(cells.map(key));
           ui.rerender();

@@ -1,3 +1,4 @@
+// @ts-check
 // Nimble: three target stacks, my Set and discard, every seat's counts.
 // Moves: {"action": "flip" | "return" | "recycle" | "end_turn"} or {"action": "place", "stack": k};
 // legal_moves: the list of legal move objects. A game module: the interface is described in
@@ -6,9 +7,14 @@
 import { h } from "../dom.js";
 import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 
+/** @typedef {import("../api.js").Match} Match */
+/** @typedef {import("../catalog.js").GameUi} GameUi */
+/** @typedef {{frame: string, circle: string, set: number}} Card */
+
 // Card colours with a letter each, so no colour relies on hue alone (as in the board pictures).
 // A colour's word as it describes a frame (and a card, whose colour is its frame's) and as it
 // describes a circle: some languages make the word agree with the noun.
+/** @type {Object<string, {mark: string, frame: string, circle: string}>} */
 export const COLOURS = {
   red: {
     mark: "R", frame: pgettext("Nimble frame colour", "red"),
@@ -50,7 +56,8 @@ export const RULES = {
 // One line about the game for the rules index.
 export const SUMMARY = gettext("2-4 players race to shed their cards on three shared stacks.");
 
-/** What wins this match, in players' words, from its view and options (the match page). */
+/** What wins this match, in players' words, from its view and options (the match page).
+ * @param {Match} match */
 export function goal(match) {
   const view = match.view;
   const config = match.config || {};
@@ -81,12 +88,14 @@ export const REASONS = {
   stalemate: gettext("stalemate: nobody placed for too long"),
 };
 
+/** @param {Card} card */
 function cardName(card) {
   return interpolate(gettext("%(frame)s frame, %(circle)s circle (Set %(set)s)"), {
     frame: COLOURS[card.frame].frame, circle: COLOURS[card.circle].circle, set: card.set + 1,
   });
 }
 
+/** @param {Card | null | undefined} cardData @param {{small?: boolean, label?: boolean}} [options] */
 export function card(cardData, { small = false, label = true } = {}) {
   if (!cardData) {
     return h("span", { class: ["nimble-card", "none", small && "small"] },
@@ -105,11 +114,13 @@ export function card(cardData, { small = false, label = true } = {}) {
   h("span", { class: "set-mark" }, `S${cardData.set + 1}`));
 }
 
+/** @param {Card | null | undefined} c */
 function cardText(c) {
   return c ? interpolate(gettext("a %(frame)s card with a %(circle)s circle"),
     { frame: COLOURS[c.frame].frame, circle: COLOURS[c.circle].circle }) : gettext("nothing");
 }
 
+/** @param {any} entry */
 export function describe(entry) {
   const parts = [];
   for (const event of entry.events || []) {
@@ -138,15 +149,17 @@ export function describe(entry) {
 }
 
 // Race mode has no turns: a move must not fail because another seat moved meanwhile.
+/** @param {Match} match */
 export function simultaneous(match) {
   return match.view?.mode === "race";
 }
 
 // A race has no turns: no "Your turn", and its deadline is the stall guard's.
+/** @param {Match} match */
 export function statusText(match) {
   if (match.view?.mode !== "race") return null;
   const seated = match.your_seat !== null && match.your_seat !== undefined;
-  const playing = seated && match.to_act.includes(match.your_seat);
+  const playing = seated && match.to_act.includes(/** @type {number} */ (match.your_seat));
   return {
     text: playing ? gettext("Race: play whenever you like, everyone at once")
       : gettext("Race: everyone plays at once"),
@@ -155,24 +168,29 @@ export function statusText(match) {
   };
 }
 
-/** The stack the newest move placed a card on (null: none). */
+/** The stack the newest move placed a card on (null: none).
+ * @param {any} entry @returns {number | null} */
 function lastPlaced(entry) {
-  const placed = (entry?.events || []).findLast((event) => event.type === "placed");
+  const placed = (entry?.events || []).findLast((/** @type {any} */ event) => event.type === "placed");
   return placed ? placed.stack : null;
 }
 
+/** @type {Object<string, string>} */
 const ACTION_KEYS = { f: "flip", r: "return", c: "recycle", e: "end_turn" };
 
+/** @param {HTMLElement} container @param {Match} match @param {GameUi} ui */
 export function render(container, match, ui) {
   const view = match.view;
   const you = view.you;
   const legal = Array.isArray(match.legal_moves) ? match.legal_moves : [];
   const canAct = legal.length > 0 && !ui.busy;
-  const isLegal = (move) => legal.some((m) => m.action === move.action
+  const isLegal = (/** @type {{action: string, stack?: number}} */ move) => legal.some((
+    /** @type {any} */ m) => m.action === move.action
     && (m.stack ?? null) === (move.stack ?? null));
   const mine = you !== null && you !== undefined ? view.seats[you] : null;
-  const name = (seat) => (seat === you ? gettext("You") : ui.seatName(seat));
+  const name = (/** @type {number} */ seat) => (seat === you ? gettext("You") : ui.seatName(seat));
 
+  /** @type {(move: {action: string}, text: string, keyHint: string) => HTMLButtonElement} */
   const actionButton = (move, text, keyHint) => h("button", {
     type: "button", class: ["action", isLegal(move) && "legal"],
     disabled: !canAct, "aria-keyshortcuts": keyHint,
@@ -183,7 +201,7 @@ export function render(container, match, ui) {
   const last = lastPlaced(ui.lastEntry);
   // A stack's name is its own words (no aria-label): "Stack 1, red frame, ... 5 cards, fits".
   const stacks = h("div", { class: "stacks", role: "group", "aria-label": gettext("Target stacks") },
-    view.stacks.map((stack, index) => {
+    view.stacks.map((/** @type {any} */ stack, /** @type {number} */ index) => {
       const move = { action: "place", stack: index };
       const fits = isLegal(move);
       return h("button", {
@@ -242,7 +260,7 @@ export function render(container, match, ui) {
       [gettext("Player"), gettext("Cards left"), gettext("Set"), gettext("Discard"),
         gettext("Discard top")].map((t) => h("th", { scope: "col" }, t)),
       h("th", { scope: "col" }, h("span", { class: "sr-only" }, gettext("Playing"))))),
-    h("tbody", null, view.seats.map((seat) => h("tr", {
+    h("tbody", null, view.seats.map((/** @type {any} */ seat) => h("tr", {
       class: [seat.seat === you && "mine", view.to_move.includes(seat.seat) && "acting"],
     },
     h("th", { scope: "row" }, name(seat.seat)),
@@ -273,7 +291,7 @@ export function render(container, match, ui) {
           + "S1-S4 is the Set the card belongs to.")))));
 
   container.onkeydown = (event) => {
-    if (!canAct || event.target.closest("input, select, textarea")) return;
+    if (!canAct || /** @type {Element} */ (event.target).closest("input, select, textarea")) return;
     const k = event.key.toLowerCase();
     if (ACTION_KEYS[k]) {
       event.preventDefault();
