@@ -1,3 +1,4 @@
+// @ts-check
 // Nimalia: my reserve, my hand, objectives, the round card, per-round scores and every reserve.
 // Moves: {"card": id, "row": r, "col": c, "rotation": 0|90|180|270} or {"undo": true};
 // legal_moves: {"undo": bool, "cards": [...], "rotations": [...], "anchors": [[r, c], ...]}.
@@ -7,8 +8,17 @@ import { h, rovingGrid } from "../dom.js";
 import { formatList, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { nimaliaText } from "./nimalia_texts.js";
 
+/** @typedef {import("../api.js").Match} Match */
+/** @typedef {import("../catalog.js").GameUi} GameUi */
+/** A square of a card or a reserve: its land, animal and river ("/", "\\" or none).
+ * @typedef {{terrain: string, animal?: string | null, river?: string | null}} Square */
+/** A reserve with its grid's ghost card (a card shown where the pointer would put it).
+ * @typedef {HTMLDivElement & {placeGhost: (r: number | null, c?: number,
+ *   squares?: Square[] | null) => void}} ReserveGrid */
+
 // The lands' names and letters follow the French edition's (lac, savane, banquise, jungle) in
 // French; docs/i18n.md says where each language's words come from.
+/** @type {Object<string, {mark: string, name: string}>} */
 export const TERRAINS = {
   lake: { mark: pgettext("Nimalia land letter", "L"), name: pgettext("Nimalia land", "lake") },
   savannah: {
@@ -18,6 +28,7 @@ export const TERRAINS = {
   forest: { mark: pgettext("Nimalia land letter", "F"), name: pgettext("Nimalia land", "forest") },
 };
 
+/** @type {Object<string, string>} */
 export const ANIMALS = {
   flamingo: pgettext("Nimalia animal", "Flamingo"),
   crocodile: pgettext("Nimalia animal", "Croc"),
@@ -30,6 +41,7 @@ export const ANIMALS = {
   otter: pgettext("Nimalia animal", "Otter"),
 };
 // Two letters for small pictures (the board pictures' abbreviations).
+/** @type {Object<string, string>} */
 export const ANIMAL_ABBR = {
   flamingo: pgettext("Nimalia animal, two letters", "Fl"),
   crocodile: pgettext("Nimalia animal, two letters", "Cr"),
@@ -42,19 +54,21 @@ export const ANIMAL_ABBR = {
   otter: pgettext("Nimalia animal, two letters", "Ot"),
 };
 
+/** @type {Object<string, {mark: string, name: string}>} */
 const OBJECTIVE_COLOURS = {
   yellow: { mark: "Y", name: pgettext("Nimalia objective colour", "yellow") },
   blue: { mark: "B", name: pgettext("Nimalia objective colour", "blue") },
   green: { mark: "G", name: pgettext("Nimalia objective colour", "green") },
   red: { mark: "R", name: pgettext("Nimalia objective colour", "red") },
 };
-const colourName = (colour) => OBJECTIVE_COLOURS[colour]?.name || colour;
+const colourName = (/** @type {string} */ colour) => OBJECTIVE_COLOURS[colour]?.name || colour;
 
 // Where the hands go after a turn (the view's pass_direction).
+/** @type {Object<string, string>} */
 const DIRECTIONS = {
   left: pgettext("Nimalia hands go", "left"), right: pgettext("Nimalia hands go", "right"),
 };
-const directionName = (direction) => DIRECTIONS[direction] || direction;
+const directionName = (/** @type {string} */ direction) => DIRECTIONS[direction] || direction;
 
 export const RULES = {
   "nimalia.already_placed": gettext("You have already placed a card this turn; take it back first."),
@@ -65,6 +79,7 @@ export const RULES = {
   "nimalia.nothing_to_undo": gettext("There is no pending placement to take back."),
 };
 
+/** @type {Object<string, string>} */
 const TIE_BREAKS = {
   most_of_one_species: gettext("the most animals of one kind"),
   fewest_covered_squares: gettext("the fewest squares covered by later cards"),
@@ -73,10 +88,11 @@ const TIE_BREAKS = {
 // One line about the game for the rules index.
 export const SUMMARY = gettext("1-4 players build an animal reserve from drafted cards.");
 
-/** What wins this match, in players' words, from its view and options (the match page). */
+/** What wins this match, in players' words, from its view and options (the match page).
+ * @param {Match} match */
 export function goal(match) {
   const view = match.view;
-  const names = (view.objectives || []).map((o) => interpolate(gettext("%(name)s (%(colour)s)"),
+  const names = (view.objectives || []).map((/** @type {any} */ o) => interpolate(gettext("%(name)s (%(colour)s)"),
     { name: nimaliaText(o.name), colour: colourName(o.colour) })).join(", ");
   const solo = view.players === 1;
   const tie = TIE_BREAKS[view.options?.tie_break] || "";
@@ -103,9 +119,12 @@ export const OPTION_HINTS = {
 };
 
 // [TL, TR, BL, BR] after a clockwise rotation: the index of the reference square in each place.
+/** @type {Object<number, number[]>} */
 const ROTATIONS = { 0: [0, 1, 2, 3], 90: [2, 0, 3, 1], 180: [3, 2, 1, 0], 270: [1, 3, 0, 2] };
+/** @type {Object<string, string>} */
 const SWAP = { "/": "\\", "\\": "/" };
 
+/** @param {Square[]} squares @param {number} rotation @returns {Square[]} */
 export function rotate(squares, rotation) {
   return ROTATIONS[rotation].map((index) => {
     const square = squares[index];
@@ -117,6 +136,7 @@ export function rotate(squares, rotation) {
 // The view never shows a pending card's squares (it has left the hand): remember every card
 // this tab has seen in a hand.
 const CACHE_KEY = "boardpost.nimalia.cards";
+/** @returns {Object<string, Square[]>} */
 function cardCache() {
   try {
     return JSON.parse(sessionStorage.getItem(CACHE_KEY) || "{}");
@@ -124,6 +144,7 @@ function cardCache() {
     return {};
   }
 }
+/** @param {{id: number, squares: Square[]}[] | null | undefined} hand */
 function remember(hand) {
   const cache = cardCache();
   let changed = false;
@@ -137,20 +158,22 @@ function remember(hand) {
   return cache;
 }
 
+/** @param {Square} square */
 function squareLabel(square) {
   const text = interpolate(gettext("%(animal)s on %(land)s"), {
-    animal: ANIMALS[square.animal] || square.animal,
+    animal: ANIMALS[/** @type {string} */ (square.animal)] || square.animal,
     land: TERRAINS[square.terrain]?.name || square.terrain,
   });
   if (!square.river) return text;
   return text + (square.river === "/" ? gettext(", river rising") : gettext(", river falling"));
 }
 
-/** One square's content: terrain (colour + pattern + letter), animal, river diagonal. */
+/** One square's content: terrain (colour + pattern + letter), animal, river diagonal.
+ * @param {Square} square @param {boolean} [short] */
 export function squareContent(square, short = false) {
   return [
     h("span", { class: "animal" },
-      (short ? ANIMAL_ABBR : ANIMALS)[square.animal] || square.animal),
+      (short ? ANIMAL_ABBR : ANIMALS)[/** @type {string} */ (square.animal)] || square.animal),
     h("span", { class: "terrain-mark", "aria-hidden": "true" }, TERRAINS[square.terrain]?.mark || "?"),
     square.river ? h("span", {
       class: ["river", square.river === "/" ? "rise" : "fall"], "aria-hidden": "true",
@@ -158,13 +181,15 @@ export function squareContent(square, short = false) {
   ];
 }
 
+/** @param {Square[]} squares @param {{label?: string, cls?: string}} [options] */
 function miniCard(squares, { label, cls } = {}) {
   return h("span", { class: ["mini-card", cls], role: label ? "img" : null, "aria-label": label },
     squares.map((square) => h("span", { class: `sq t-${square.terrain}`, "aria-hidden": "true" },
       squareContent(square))));
 }
 
-/** A colour's letter; with the objective of that colour, its name in the tooltip. */
+/** A colour's letter; with the objective of that colour, its name in the tooltip.
+ * @param {string} colour @param {any} [objective] */
 function objectiveBadge(colour, objective) {
   const info = OBJECTIVE_COLOURS[colour] || { mark: "?", name: colour };
   const title = objective ? interpolate(gettext("%(name)s (%(colour)s)"),
@@ -173,14 +198,17 @@ function objectiveBadge(colour, objective) {
   return h("span", { class: `obj-badge o-${colour}`, title }, info.mark);
 }
 
+/** @param {any} view @param {number} id @returns {number[]} */
 function roundsOf(view, id) {
-  return view.round_card.filter((r) => r.objectives.includes(id)).map((r) => r.round);
+  return view.round_card.filter((/** @type {any} */ r) => r.objectives.includes(id))
+    .map((/** @type {any} */ r) => r.round);
 }
 
+/** @param {any} view */
 function objectives(view) {
   return h("section", { class: "objectives", "aria-labelledby": "obj-h" },
     h("h2", { id: "obj-h" }, gettext("Objectives")),
-    h("ul", { class: "plain" }, view.objectives.map((o) => h("li", {
+    h("ul", { class: "plain" }, view.objectives.map((/** @type {any} */ o) => h("li", {
       class: ["objective", o.colour, view.round_card[view.round - 1]?.objectives.includes(o.id) && "now"],
     },
     objectiveBadge(o.colour), " ",
@@ -192,25 +220,29 @@ function objectives(view) {
     h("p", null, nimaliaText(o.text))))));
 }
 
+/** @param {any} view */
 function roundCard(view) {
   return h("table", { class: "list round-card" },
     h("caption", null, gettext("Round card")),
     h("thead", null, h("tr", null,
       h("th", { scope: "col" }, gettext("Round")), h("th", { scope: "col" }, gettext("Scored")),
       h("th", { scope: "col" }, gettext("Hands go")))),
-    h("tbody", null, view.round_card.slice(0, view.rounds).map((r) => h("tr", {
+    h("tbody", null, view.round_card.slice(0, view.rounds).map((/** @type {any} */ r) => h("tr", {
       class: r.round === view.round && view.phase !== "finished" ? "current" : null,
       "aria-current": r.round === view.round && view.phase !== "finished" ? "step" : null,
     },
     h("th", { scope: "row" }, String(r.round)),
-    h("td", null, r.colours.map((colour) => objectiveBadge(colour,
-      view.objectives.find((o) => o.colour === colour)))),
+    h("td", null, r.colours.map((/** @type {string} */ colour) => objectiveBadge(colour,
+      view.objectives.find((/** @type {any} */ o) => o.colour === colour)))),
     h("td", null, r.pass_direction ? directionName(r.pass_direction) : "—")))));
 }
 
+/** @param {any} view @param {(seat: number) => string} seatName */
 function scoresTable(view, seatName) {
+  /** @type {any[]} */
   const rounds = view.scores.rounds || [];
-  const objectiveById = Object.fromEntries(view.objectives.map((o) => [String(o.id), o]));
+  const objectiveById = Object.fromEntries(view.objectives.map((/** @type {any} */ o) =>
+    [String(o.id), o]));
   return h("table", { class: "list scores" },
     h("caption", null,
       gettext("Scores per round (raw points per objective; totals never drop below 0)")),
@@ -219,14 +251,14 @@ function scoresTable(view, seatName) {
       rounds.map((r) => h("th", { scope: "col" },
         interpolate(gettext("Round %(n)s"), { n: r.round }))),
       h("th", { scope: "col" }, gettext("Total")))),
-    h("tbody", null, view.scores.totals.map((total, seat) => h("tr", {
+    h("tbody", null, view.scores.totals.map((/** @type {number} */ total, /** @type {number} */ seat) => h("tr", {
       class: seat === view.you ? "mine" : null,
     },
     h("th", { scope: "row" }, seatName(seat)),
     rounds.map((r) => {
       const points = r.points[String(seat)] || {};
       return h("td", { class: "round-points" },
-        Object.entries(points).map(([id, value]) => h("span", { class: "pt" },
+        Object.entries(points).map((/** @type {[string, any]} */ [id, value]) => h("span", { class: "pt" },
           objectiveBadge(objectiveById[id]?.colour, objectiveById[id]),
           ` ${value > 0 ? "+" : ""}${value}`)),
         h("span", { class: "muted" }, ` = ${r.totals[seat]}`));
@@ -234,11 +266,21 @@ function scoresTable(view, seatName) {
     h("td", { class: "total" }, String(total))))));
 }
 
-/** Cells, anchors and overlays of one reserve in a CSS grid of absolute coordinates. */
+/**
+ * Cells, anchors and overlays of one reserve in a CSS grid of absolute coordinates.
+ * @param {{squares: (Square & {row: number, col: number})[]}} reserve
+ * @param {{interactive?: boolean, anchors?: number[][],
+ *   pending?: {card: number, row: number, col: number, rotation: number} | null,
+ *   cache?: Object<string, Square[]>, label: string, onCell?: (r: number, c: number) => void,
+ *   ghost?: ((r: number, c: number) => void) | null, last?: Set<string>}} options
+ * @returns {ReserveGrid}
+ */
 function reserveGrid(reserve, { interactive = false, anchors = [], pending = null, cache = {},
   label, onCell, ghost, last = new Set() }) {
   const visible = new Map(reserve.squares.map((sq) => [`${sq.row},${sq.col}`, sq]));
+  /** @type {number[]} */
   const rows = [];
+  /** @type {number[]} */
   const cols = [];
   for (const sq of reserve.squares) {
     rows.push(sq.row);
@@ -252,11 +294,11 @@ function reserveGrid(reserve, { interactive = false, anchors = [], pending = nul
   const height = Math.max(...rows) - top + 1;
   const width = Math.max(...cols) - left + 1;
   const anchorSet = new Set(anchors.map(([r, c]) => `${r},${c}`));
-  const grid = h("div", {
+  const grid = /** @type {ReserveGrid} */ (h("div", {
     class: ["reserve", interactive && "live"], role: interactive ? "group" : "img",
     "aria-label": label,
     style: { "--rows": height, "--cols": width },
-  });
+  }));
   for (let r = top; r < top + height; r += 1) {
     for (let c = left; c < left + width; c += 1) {
       const sq = visible.get(`${r},${c}`);
@@ -277,11 +319,13 @@ function reserveGrid(reserve, { interactive = false, anchors = [], pending = nul
         class: ["sq", sq ? `t-${sq.terrain}` : "void", isAnchor && "anchor", last.has(`${r},${c}`) && "last"],
         style: place, "aria-label": text, tabindex: -1,
         dataset: { r, c, anchor: isAnchor ? "true" : "false", focus: `a-${r},${c}` },
-        onClick: () => onCell(r, c),
+        onClick: () => onCell?.(r, c),
         onMouseenter: () => ghost?.(r, c), onFocus: () => ghost?.(r, c),
       }, sq ? squareContent(sq) : null));
     }
   }
+  /** @type {(r: number, c: number, squares: Square[] | null, cls: string, text?: string)
+   * => HTMLDivElement} */
   const overlay = (r, c, squares, cls, text) => {
     const node = h("div", {
       class: ["overlay", cls], "aria-hidden": text ? null : "true", role: text ? "img" : null,
@@ -300,7 +344,7 @@ function reserveGrid(reserve, { interactive = false, anchors = [], pending = nul
   }
   grid.placeGhost = (r, c, squares) => {
     grid.querySelector(".overlay.ghost")?.remove();
-    if (squares && r !== null) overlay(r, c, squares, "ghost");
+    if (squares && r !== null) overlay(r, /** @type {number} */ (c), squares, "ghost");
   };
   if (interactive) {
     rovingGrid(grid);
@@ -309,27 +353,32 @@ function reserveGrid(reserve, { interactive = false, anchors = [], pending = nul
   return grid;
 }
 
+/** @type {Object<number, string>} */
 const TURNED = {
   0: gettext("not turned"), 90: gettext("turned a quarter right"),
   180: gettext("turned upside down"), 270: gettext("turned a quarter left"),
 };
 
-/** Where a card went, in words: its top-left square against the first card's (row 0, col 0). */
+/** Where a card went, in words: its top-left square against the first card's (row 0, col 0).
+ * @param {number} row @param {number} col */
 function placeWords(row, col) {
-  const up = (n) => interpolate(ngettext("%(n)s up", "%(n)s up", n), { n });
-  const down = (n) => interpolate(ngettext("%(n)s down", "%(n)s down", n), { n });
-  const left = (n) => interpolate(ngettext("%(n)s left", "%(n)s left", n), { n });
-  const right = (n) => interpolate(ngettext("%(n)s right", "%(n)s right", n), { n });
+  const up = (/** @type {number} */ n) => interpolate(ngettext("%(n)s up", "%(n)s up", n), { n });
+  const down = (/** @type {number} */ n) => interpolate(ngettext("%(n)s down", "%(n)s down", n), { n });
+  const left = (/** @type {number} */ n) => interpolate(ngettext("%(n)s left", "%(n)s left", n), { n });
+  const right = (/** @type {number} */ n) => interpolate(ngettext("%(n)s right", "%(n)s right", n), { n });
   const parts = [row === 0 ? null : row < 0 ? up(-row) : down(row),
     col === 0 ? null : col < 0 ? left(-col) : right(col)].filter(Boolean);
   return parts.length ? interpolate(gettext("%(steps)s from the first card"),
     { steps: formatList(parts) }) : gettext("on the first card's place");
 }
 
-const listWords = (items) => formatList(items);
+const listWords = (/** @type {string[]} */ items) => formatList(items);
 
+/** @param {any} entry */
 export function describe(entry) {
+  /** @type {string[]} */
   const parts = [];
+  /** @type {any[]} */
   const events = entry.events || [];
   const privateMove = events.find((e) => e.type === "placement_pending" || e.type === "placement_undone");
   for (const event of events) {
@@ -363,7 +412,7 @@ export function describe(entry) {
         break;
       case "cards_discarded":
         parts.push(interpolate(ngettext("card %(cards)s discarded", "cards %(cards)s discarded",
-          event.cards.length), { cards: listWords(event.cards.map((c) => `#${c}`)) }));
+          event.cards.length), { cards: listWords(event.cards.map((/** @type {number} */ c) => `#${c}`)) }));
         break;
       case "seat_forfeited": parts.push(gettext("left the match (a bot plays on)")); break;
       case "match_ended":
@@ -381,15 +430,19 @@ export function simultaneous() {
   return true;
 }
 
+/** @param {any} legal */
 export function hasMoves(legal) {
   return Boolean(legal.undo || legal.cards?.length);
 }
 
+/** @param {GameUi} ui @param {Match} match */
 export function onNewVersion(ui, match) {
+  /** @type {{id: number}[]} */
   const hand = match.view?.hand || [];
   if (!hand.some((c) => c.id === ui.state.card)) ui.state.card = hand[0]?.id ?? null;
 }
 
+/** @param {HTMLElement} container @param {Match} match @param {GameUi} ui */
 export function render(container, match, ui) {
   const view = match.view;
   const state = ui.state;
@@ -404,18 +457,22 @@ export function render(container, match, ui) {
   // A placement can be taken back only while another seat still chooses: the last one to
   // place reveals every card at once. Bots place as soon as the turn reaches them, so a take
   // back that waits on bots alone would almost never arrive in time: it is not offered then.
-  const othersChoosing = view.placed.map((placed, seat) => seat !== you && !placed
-    && !view.forfeited.includes(seat) ? seat : null).filter((seat) => seat !== null);
+  /** @type {number[]} */
+  const othersChoosing = view.placed.map((/** @type {boolean} */ placed, /** @type {number} */ seat) =>
+    seat !== you && !placed && !view.forfeited.includes(seat) ? seat : null)
+    .filter((/** @type {number | null} */ seat) => seat !== null);
   const humansChoosing = othersChoosing.filter((seat) => !ui.seatIsBot(seat));
   const canUndo = Boolean(seated && view.pending && view.phase === "placing"
     && (view.actors || []).includes(you) && humansChoosing.length > 0);
   const revealsAtOnce = seated && !view.pending && humansChoosing.length === 0;
+  /** @type {{id: number, squares: Square[]}[]} */
   const hand = view.hand || [];
   if (!hand.some((c) => c.id === state.card)) state.card = hand[0]?.id ?? null;
-  const seatName = (seat) => (seat === you ? gettext("You") : ui.seatName(seat));
+  const seatName = (/** @type {number} */ seat) => (seat === you ? gettext("You") : ui.seatName(seat));
   // The last move: the cards the newest reveal put down, marked in every reserve.
   const revealed = ui.lastEvent?.("placements_revealed");
-  const lastCards = new Map((revealed?.placements || []).map((p) => [p.seat,
+  /** @type {Map<number, Set<string>>} */
+  const lastCards = new Map((revealed?.placements || []).map((/** @type {any} */ p) => [p.seat,
     new Set([[0, 0], [0, 1], [1, 0], [1, 1]].map(([dr, dc]) => `${p.row + dr},${p.col + dc}`))]));
 
   const status = h("p", { class: "phase" },
@@ -430,6 +487,7 @@ export function render(container, match, ui) {
     ` · ${interpolate(ngettext("%(n)s card in the deck", "%(n)s cards in the deck",
       view.deck_size), { n: view.deck_size })}`);
 
+  /** @type {HTMLElement | null} */
   let mine = null;
   if (seated) {
     const rotationText = `${state.rotation}°`;
@@ -449,7 +507,7 @@ export function render(container, match, ui) {
       },
       ghost: canPlace && selectedSquares ? (r, c) => grid.placeGhost(r, c, selectedSquares) : null,
     });
-    const rotateBy = (delta) => {
+    const rotateBy = (/** @type {number} */ delta) => {
       state.rotation = (state.rotation + delta + 360) % 360;
       ui.rerender();
     };
@@ -503,7 +561,7 @@ export function render(container, match, ui) {
       grid,
       over ? null : [h("h2", null, gettext("Your hand")), handList, controls]);
     container.onkeydown = (event) => {
-      if (!canPlace || event.target.closest("input, select, textarea")) return;
+      if (!canPlace || /** @type {Element} */ (event.target).closest("input, select, textarea")) return;
       if (event.key === "r" || event.key === "R") {
         event.preventDefault();
         rotateBy(event.shiftKey ? -90 : 90);
@@ -513,7 +571,7 @@ export function render(container, match, ui) {
 
   const others = h("section", { class: "others", "aria-labelledby": "others-h" },
     h("h2", { id: "others-h" }, seated ? gettext("Every reserve") : gettext("Reserves")),
-    h("div", { class: "reserve-list" }, view.reserves.map((reserve, seat) => h("figure", {
+    h("div", { class: "reserve-list" }, view.reserves.map((/** @type {any} */ reserve, /** @type {number} */ seat) => h("figure", {
       class: ["reserve-card", seat === you && "mine"],
       dataset: { seat, placed: view.placed[seat], cards: reserve.cards_placed },
     },
