@@ -1,3 +1,4 @@
+// @ts-check
 // Boardpost's service worker (served at /sw.js, scope "/"): shows each Web Push message as a
 // notification, opens the match it is about when the player clicks it, and follows the push
 // service when it replaces this browser's subscription. The message is the server's JSON:
@@ -10,14 +11,18 @@
 const STORE = "boardpost-push";
 const RECORD = "/push-subscription";
 
-self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+/** This script runs as a service worker: `self` is its global scope. */
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
 
-/** The notification for one push message. */
+worker.addEventListener("install", () => worker.skipWaiting());
+worker.addEventListener("activate", (event) => event.waitUntil(worker.clients.claim()));
+
+/** The notification for one push message.
+ * @param {{title?: unknown, body?: unknown, url?: unknown, tag?: unknown}} data */
 async function showPush(data) {
   const title = typeof data.title === "string" ? data.title : "Boardpost";
   const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
-  await self.registration.showNotification(title, {
+  await worker.registration.showNotification(title, {
     body: typeof data.body === "string" ? data.body : "",
     // One notification per match and kind: a newer one replaces the older.
     tag: typeof data.tag === "string" ? data.tag : undefined,
@@ -25,14 +30,16 @@ async function showPush(data) {
   });
 }
 
-/** Open the notification's match: in a window of this site if there is one, else a new one. */
+/** Open the notification's match: in a window of this site if there is one, else a new one.
+ * @param {Notification} notification */
 async function openMatch(notification) {
   notification.close();
-  const target = new URL(notification.data?.url || "/", self.location.origin);
-  if (target.origin !== self.location.origin) return null;
-  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const target = new URL(notification.data?.url || "/", worker.location.origin);
+  if (target.origin !== worker.location.origin) return null;
+  const windows = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
   for (const client of windows) {
     if (new URL(client.url).origin !== target.origin) continue;
+    /** @type {WindowClient} */
     let shown = client;
     if ("navigate" in client && client.url !== target.href) {
       // Only a window this worker controls can be navigated; another one is focused as it is.
@@ -41,24 +48,27 @@ async function openMatch(notification) {
     if ("focus" in shown) await shown.focus().catch(() => {});
     return shown;
   }
-  return self.clients.openWindow(target.href);
+  return worker.clients.openWindow(target.href);
 }
 
+/** @param {string} base64url */
 function keyBytes(base64url) {
   const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/")
     + "=".repeat((4 - (base64url.length % 4)) % 4));
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
+/** @returns {Promise<PushSubscriptionJSON | null>} */
 async function recorded() {
   const found = await (await caches.open(STORE)).match(RECORD);
   return found ? found.json() : null;
 }
 
+/** @param {PushSubscriptionJSON} subscription */
 async function record(subscription) {
   const { endpoint, keys } = subscription;
   await (await caches.open(STORE)).put(RECORD, new Response(JSON.stringify({
-    endpoint, keys: { auth: keys.auth },
+    endpoint, keys: { auth: /** @type {Record<string, string>} */ (keys).auth },
   }), { headers: { "Content-Type": "application/json" } }));
 }
 
@@ -67,6 +77,8 @@ async function record(subscription) {
  * with the server's VAPID key when the browser did not already, and tell the server, which
  * puts the new subscription in the old one's place. The service worker has no API token; the
  * old subscription's endpoint and auth secret prove which device it is.
+ * @param {PushSubscription | null} oldSubscription
+ * @param {PushSubscription | null} newSubscription
  */
 async function renewSubscription(oldSubscription, newSubscription) {
   const old = oldSubscription ? oldSubscription.toJSON() : await recorded();
@@ -75,11 +87,12 @@ async function renewSubscription(oldSubscription, newSubscription) {
     const answer = await fetch("/api/push/public-key", { credentials: "omit" });
     if (!answer.ok) return null; // the server sends no push any more
     const { public_key: key } = await answer.json();
-    fresh = await self.registration.pushManager.subscribe({
+    fresh = await worker.registration.pushManager.subscribe({
       userVisibleOnly: true, applicationServerKey: keyBytes(key),
     });
   }
   const next = fresh.toJSON();
+  const nextKeys = /** @type {Record<string, string>} */ (next.keys);
   if (!old || !old.endpoint || !old.keys?.auth) return null; // the page registers it next time
   const answer = await fetch("/api/push-subscriptions/renew", {
     method: "POST",
@@ -89,7 +102,7 @@ async function renewSubscription(oldSubscription, newSubscription) {
       old_endpoint: old.endpoint,
       old_auth: old.keys.auth,
       subscription: { endpoint: next.endpoint, expirationTime: next.expirationTime ?? null,
-        keys: { p256dh: next.keys.p256dh, auth: next.keys.auth } },
+        keys: { p256dh: nextKeys.p256dh, auth: nextKeys.auth } },
     }),
   });
   if (!answer.ok) return null;
@@ -97,7 +110,7 @@ async function renewSubscription(oldSubscription, newSubscription) {
   return next;
 }
 
-self.addEventListener("push", (event) => {
+worker.addEventListener("push", (event) => {
   let data = {};
   try {
     data = event.data ? event.data.json() : {};
@@ -107,10 +120,10 @@ self.addEventListener("push", (event) => {
   event.waitUntil(showPush(data));
 });
 
-self.addEventListener("notificationclick", (event) => {
+worker.addEventListener("notificationclick", (event) => {
   event.waitUntil(openMatch(event.notification));
 });
 
-self.addEventListener("pushsubscriptionchange", (event) => {
+worker.addEventListener("pushsubscriptionchange", (event) => {
   event.waitUntil(renewSubscription(event.oldSubscription, event.newSubscription));
 });
