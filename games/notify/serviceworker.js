@@ -111,7 +111,7 @@ async function renewSubscription(oldSubscription, newSubscription) {
 }
 
 worker.addEventListener("push", (event) => {
-  let data = {};
+  let data;
   try {
     data = event.data ? event.data.json() : {};
   } catch {

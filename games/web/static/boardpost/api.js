@@ -355,7 +355,7 @@ async function streamOnce(path, after, onAnswer, signal, silenceSeconds) {
         outcome.after = next;
       }
     }
-  } catch (error) {
+  } catch {
     if (signal.aborted) outcome.done = true;
     return outcome;
   } finally {

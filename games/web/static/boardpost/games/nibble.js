@@ -153,8 +153,8 @@ function colourTable(view, you) {
     h("tfoot", null, row(bottom)));
 }
 
-/** @param {any} entry @param {Match} [match] */
-export function describe(entry, match) {
+/** @param {any} entry */
+export function describe(entry) {
   for (const event of entry.events || []) {
     if (event.type === "discs_taken") {
       const cells = event.cells.map((/** @type {number[]} */ [r, c]) => coordinate(r, c)).join(", ");
