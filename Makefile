@@ -42,11 +42,21 @@ clients:
 	  echo "make clients: skipped (install node and npm to type-check the TypeScript client)"; \
 	fi
 
-## make lint: ruff, the architecture contracts (import-linter) and mypy, all set in pyproject.toml
+## make lint: ruff, the architecture contracts (import-linter) and mypy, all set in pyproject.toml;
+## then the web client (games/web/package.json): tsc over its JSDoc types (strict, no emit) and
+## eslint. Without npm the client's part is skipped with a note on a developer's machine; in CI
+## (CI=true) it must run.
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	@if command -v npm >/dev/null 2>&1; then \
+	  cd games/web && npm ci --no-audit --no-fund --loglevel=error >/dev/null && npm run --silent check; \
+	elif [ "$${CI:-}" = "true" ]; then \
+	  echo "make lint: npm is required in CI" >&2; exit 1; \
+	else \
+	  echo "make lint: web client skipped (install node and npm to type-check and lint it)"; \
+	fi
 
 ## make bench: rules-engine benchmarks
 bench: $(STAMP)
