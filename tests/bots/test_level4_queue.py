@@ -10,8 +10,8 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
-from games.services import SeatSpec, bot_accounts_ensure, due_work_sweep, match_create, scheduling
 from games.catalog import games
+from games.services import SeatSpec, bot_accounts_ensure, due_work_sweep, match_create, scheduling
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,8 @@ def test_the_bot_list_shows_a_level_4_account_per_game_with_its_measured_strengt
     bot_accounts_ensure()
     bots = client_for(alice).get("/api/bots").json()
     deep = {b["game"]: b for b in bots if b["level"] == 4}
-    assert sorted(deep) == sorted(slug for slug, spec in games().items() if 4 in spec.levels)
+    assert deep and sorted(deep) == sorted(slug for slug, spec in games().items()
+                                           if 4 in spec.levels)
     for slug, bot in deep.items():
         strength = games()[slug].texts.strength[4]
         assert bot["username"] == f"{slug}-bot-4"
