@@ -226,4 +226,4 @@ def test_every_text_of_a_built_in_game_is_in_the_catalogues():
             texts = {spec.texts.name, *spec.texts.rules.values(), *spec.texts.messages,
                      *spec.texts.strength.values()}
             assert texts - translated == set(), (lang, slug)
-    assert set(KIT_MESSAGES) <= translated
+        assert set(KIT_MESSAGES) - translated == set(), lang
