@@ -16,7 +16,8 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 FENCE = re.compile(r"^ {0,3}(```|~~~)")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+INLINE_LINK = re.compile(
+    r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFERENCE_LINK = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
 HEADING = re.compile(r"^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 HTML_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"")
@@ -96,6 +97,17 @@ def test_every_relative_link_leads_somewhere(page):
 @pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
 def test_no_page_points_outside_the_project(page):
     assert "../shared/" not in page.read_text(encoding="utf-8")
+
+
+def test_the_readme_opens_with_the_two_commands():
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert lines[2] == "```sh"
+    assert lines[3].startswith("make run ") and lines[4].startswith("make test ")
+    assert lines[5] == "```"
+
+
+def test_the_readme_stays_a_front_door():
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) < 300
 
 
 def test_the_check_finds_missing_files_and_headings(tmp_path):
