@@ -178,8 +178,9 @@ function setUpLanguageMenu() {
   const menu = document.getElementById("language-menu");
   if (!menu) return;
   const here = LANGUAGES.find(([code]) => code === LANG) || [LANG, LANG];
-  menu.querySelector("summary").setAttribute("aria-label",
-    interpolate(gettext("Language: %(language)s"), { language: here[1] }));
+  // Its name starts with the code it shows (WCAG 2.5.3, label in name): "EN Language: English".
+  menu.querySelector("#language-name").textContent =
+    interpolate(gettext("Language: %(language)s"), { language: here[1] });
   for (const button of menu.querySelectorAll("[data-language]")) {
     const code = button.dataset.language;
     button.addEventListener("click", () => (code === LANG ? menu.removeAttribute("open")
