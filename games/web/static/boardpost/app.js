@@ -136,6 +136,37 @@ function renderNav() {
   nav.append(list);
 }
 
+/** On a narrow screen the navigation folds behind a "Menu" button (a disclosure: the button's
+ * aria-expanded says whether the list shows; CSS shows the button only on narrow screens).
+ * Escape or a click elsewhere folds it, the focus back on the button; following a link too. */
+function setUpNavMenu() {
+  const nav = document.getElementById("nav");
+  if (!nav) return;
+  const button = h("button", { type: "button", class: "nav-toggle", id: "nav-toggle",
+    "aria-expanded": "false", "aria-controls": "nav" }, gettext("Menu"));
+  nav.before(button);
+  const fold = (refocus) => {
+    if (button.getAttribute("aria-expanded") !== "true") return;
+    button.setAttribute("aria-expanded", "false");
+    nav.classList.remove("open");
+    if (refocus) button.focus();
+  };
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    nav.classList.toggle("open", open);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && (nav.contains(event.target) || event.target === button)) {
+      fold(true);
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (!nav.contains(event.target) && !button.contains(event.target)) fold(false);
+    else if (event.target.closest("#nav a, #nav button")) fold(false);
+  });
+}
+
 // ------------------------------------------------------------------ the language menu
 
 /** Remember `code` for the next page loads (Django's language cookie, which the server reads
@@ -302,6 +333,7 @@ export function signedIn(token, username, next) {
   navigate(next && next.startsWith("/") && !next.startsWith("//") ? next : "/");
 }
 
+setUpNavMenu();
 setUpLanguageMenu();
 if (session.token) {
   feed.start();

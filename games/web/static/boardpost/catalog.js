@@ -22,11 +22,16 @@
 //   OUTCOME_WORDS                 {"<outcome reason>": a sentence} for the after-match section
 //   OPTION_HINTS                  {"<option name>": {suggestions: [...]}} for the lobby form
 //
+// A game's styles ship with its module: games/<slug>.css, if the game has one (the page lists
+// them in <meta name="boardpost-game-styles">), is added as a <link> when the module loads, and
+// the module counts as loaded once its stylesheet is (or failed to load).
+//
 // `ui` (from the match page) gives submit(move) (resolves true when the move was accepted),
 // rerender(), say(text), seatName(seat), boardPicture() (the current position as the server
 // draws it, a Blob), busy, and state, an object that keeps a selection across redraws.
 
 import { api } from "./api.js";
+import { h } from "./dom.js";
 import * as generic from "./generic.js";
 
 const SLUG = /^[a-z][a-z0-9_]*$/;
@@ -34,6 +39,30 @@ const SLUG = /^[a-z][a-z0-9_]*$/;
 let games = [];
 let loading = null;
 const modules = new Map(); // slug -> the module with generic.js's defaults filled in
+
+/** {slug: URL} of the games' stylesheets, as the page lists them. */
+function gameStyles() {
+  try {
+    return JSON.parse(document.querySelector('meta[name="boardpost-game-styles"]')?.content
+      || "{}");
+  } catch {
+    return {};
+  }
+}
+
+/** Add games/<slug>.css to the page, once; resolves when it has loaded (or failed to). */
+function loadGameStyle(slug) {
+  const href = gameStyles()[slug];
+  if (!href || document.querySelector(`link[data-game-style="${slug}"]`)) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const sheet = h("link", { rel: "stylesheet", href, dataset: { gameStyle: slug } });
+    sheet.addEventListener("load", resolve, { once: true });
+    sheet.addEventListener("error", resolve, { once: true });
+    document.head.append(sheet);
+  });
+}
 
 function complete(module, fallback = false) {
   return Object.freeze({ ...generic, ...module, fallback });
@@ -45,7 +74,10 @@ const GENERIC = complete({}, true);
 export function loadGameModule(slug) {
   if (!modules.has(slug)) {
     const loaded = SLUG.test(slug) ? import(`./games/${slug}.js`)
-      .then((module) => complete(module))
+      .then(async (module) => {
+        await loadGameStyle(slug);
+        return complete(module);
+      })
       .catch((error) => {
         console.warn(`No client module for ${slug} (${error.message}): using the generic view.`);
         return GENERIC;
