@@ -16,10 +16,12 @@
 //   goal(match)                   what wins this match in players' words (or null)
 //   simultaneous(match)           true when moves must not carry expected_version (another
 //                                 seat's move must not make a still-legal move fail)
-//   RULES                         {"<slug>.<rule>": short text} for an illegal move's rule code
-//   REASONS                       {"<outcome reason>": words} for the result line
 //   SUMMARY                       one line about the game for the rules index
 //   OUTCOME_WORDS                 {"<outcome reason>": a sentence} for the after-match section
+//                                 (the only words a game gives for how a match ended)
+//
+// An illegal move's rule is told by the server (the error's message, in the page's language,
+// with its code in extra.rule): a game module carries no rule texts of its own.
 //   OPTION_HINTS                  {"<option name>": {suggestions: [...]}} for the lobby form
 //
 // A game's styles ship with its module: games/<slug>.css, if the game has one (the page lists

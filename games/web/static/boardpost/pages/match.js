@@ -82,10 +82,8 @@ export async function render(main, [id], ctx) {
     else delete message.dataset.rule;
     if (!text) return;
     message.append(h("p", null, text));
-    if (rule) {
-      const why = game?.RULES[rule];
-      message.append(h("p", { class: "rule" }, h("code", null, rule), why ? ` — ${why}` : ""));
-    }
+    // The server's message tells the rule in words; its code is shown for reference.
+    if (rule) message.append(h("p", { class: "rule" }, h("code", null, rule)));
   }
 
   // ---------------------------------------------------------------- moves
