@@ -59,9 +59,14 @@ function fill(node, html) {
     table.replaceWith(box);
     box.append(table);
   }
+  // A picture keeps a legible size on a narrow screen: it scrolls sideways in its own box.
   for (const img of node.querySelectorAll("img")) {
     img.loading = "lazy";
     img.classList.add("rules-picture");
+    const box = h("span", { class: "picture-scroll", tabindex: "0", role: "region",
+      "aria-label": img.alt || gettext("Picture") });
+    img.replaceWith(box);
+    box.append(img);
   }
   return node;
 }
