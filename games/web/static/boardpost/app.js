@@ -108,6 +108,9 @@ async function updateBadge() {
 
 function renderNav() {
   const nav = clear(document.getElementById("nav"));
+  // A new page starts with the narrow screen's menu folded.
+  nav.classList.remove("open");
+  document.getElementById("nav-toggle")?.setAttribute("aria-expanded", "false");
   const here = location.pathname;
   const item = (href, label, extra) => {
     const a = link(href, label, extra);
