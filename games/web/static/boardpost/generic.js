@@ -13,10 +13,6 @@ const SHOWN_MOVES = 200;
 /** @typedef {import("./catalog.js").GameUi} GameUi */
 
 /** @type {Object<string, string>} */
-export const RULES = {};
-/** @type {Object<string, string>} */
-export const REASONS = {};
-/** @type {Object<string, string>} */
 export const OUTCOME_WORDS = {};
 export const SUMMARY = "";
 

@@ -9,7 +9,8 @@ export { ordinal };
 
 /** @typedef {import("./api.js").Match} Match */
 
-// Outcome reasons any game may give; a game module names its own (REASONS, see catalog.js).
+// Outcome reasons any game may give, for a result in a list. How a match of a game ended is
+// told once, in the game module's OUTCOME_WORDS, by the match page's after-match section.
 /** @type {Object<string, string>} */
 export const REASONS = {
   forfeit: gettext("forfeit"),
@@ -18,10 +19,9 @@ export const REASONS = {
   timeout: gettext("time ran out"),
 };
 
-/** @param {string} game @param {string | null | undefined} reason @returns {string} */
-export function reasonText(game, reason) {
-  if (!reason) return "";
-  return gameModule(game).REASONS[reason] || REASONS[reason] || String(reason).replaceAll("_", " ");
+/** @param {string | null | undefined} reason @returns {string} */
+export function reasonText(reason) {
+  return (reason && REASONS[reason]) || "";
 }
 
 /**
@@ -79,7 +79,7 @@ export function resultText(match) {
   const outcome = match.outcome || {};
   /** @type {number[]} */
   const winners = (outcome.winners || match.seats.filter((s) => s.rank === 1).map((s) => s.index));
-  const reason = reasonText(match.game, outcome.reason);
+  const reason = reasonText(outcome.reason);
   const suffix = reason ? interpolate(gettext(" (%(reason)s)"), { reason }) : "";
   if (outcome.title) {
     return interpolate(gettext("Finished: %(title)s"), { title: gettext(outcome.title) }) + suffix;

@@ -5,27 +5,77 @@
 
 import { api } from "../api.js";
 import { gameModule, loadGames } from "../catalog.js";
-import { clear, h, link } from "../dom.js";
+import { clear, h, link, put } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 
+// The elements and attributes of the server's Markdown rendering (CommonMark and tables, raw
+// HTML off); anything else in the HTML is left out, its text kept.
+const ELEMENTS = new Set(["a", "blockquote", "br", "code", "del", "em", "h1", "h2", "h3", "h4",
+  "h5", "h6", "hr", "img", "li", "ol", "p", "pre", "s", "strong", "table", "tbody", "td", "th",
+  "thead", "tr", "ul"]);
+const DROPPED = new Set(["script", "style", "template", "iframe", "object", "embed", "noscript"]);
+/** @type {Object<string, string[]>} */
+const ATTRIBUTES = {
+  "*": ["id", "title"], a: ["href"], img: ["src", "alt", "width", "height"], code: ["class"],
+  ol: ["start"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan", "scope"],
+};
 
-/** HTML from the server (its own Markdown, raw HTML off) into a node; wide tables scroll.
+/** A link or picture address the page may use: this site's (pictures), or http(s) (links).
+ * @param {string} value @param {boolean} sameSiteOnly @returns {string | null} */
+function safeUrl(value, sameSiteOnly) {
+  try {
+    const url = new URL(value, location.href);
+    if (url.origin === location.origin) return url.href;
+    return !sameSiteOnly && ["http:", "https:"].includes(url.protocol) ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A copy in this document of `node` (from an inert parsed document), allowed parts only.
+ * @param {Node} node @returns {import("../dom.js").Child} */
+function imported(node) {
+  if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(/** @type {Text} */ (node).data);
+  const element = /** @type {Element} */ (node);
+  if (node.nodeType !== Node.ELEMENT_NODE || DROPPED.has(element.localName)) return null;
+  const children = [...node.childNodes].map(imported).filter(Boolean);
+  if (!ELEMENTS.has(element.localName)) return children;
+  const copy = document.createElement(element.localName);
+  for (const name of [...ATTRIBUTES["*"], ...(ATTRIBUTES[element.localName] || [])]) {
+    let value = element.getAttribute(name);
+    if (value === null) continue;
+    if (name === "href" || name === "src") value = safeUrl(value, name === "src");
+    if (value !== null) copy.setAttribute(name, value);
+  }
+  put(copy, children);
+  return copy;
+}
+
+/** HTML from the server (its own Markdown, raw HTML off) into a node: parsed into an inert
+ * document (nothing runs, nothing loads), then only the allowed elements and attributes are
+ * copied over. Wide tables scroll.
  * @param {HTMLElement} node @param {string} html */
 function fill(node, html) {
-  // The one HTML the page parses: the server's rules, rendered from the game's RULES.md.
-  // eslint-disable-next-line no-restricted-properties
-  node.innerHTML = html;
+  // The one HTML the page parses, into an inert document that imported() copies from.
+  // eslint-disable-next-line no-restricted-syntax
+  const parsed = new DOMParser().parseFromString(html, "text/html");
+  put(node, [...parsed.body.childNodes].map(imported));
   for (const table of node.querySelectorAll("table")) {
     const label = table.previousElementSibling?.textContent?.slice(0, 60) || gettext("Table");
     const box = h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": label });
     table.replaceWith(box);
     box.append(table);
   }
+  // A picture keeps a legible size on a narrow screen: it scrolls sideways in its own box.
   for (const img of node.querySelectorAll("img")) {
     img.loading = "lazy";
     img.classList.add("rules-picture");
+    const box = h("span", { class: "picture-scroll", tabindex: "0", role: "region",
+      "aria-label": img.alt || gettext("Picture") });
+    img.replaceWith(box);
+    box.append(img);
   }
   return node;
 }
