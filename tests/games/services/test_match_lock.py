@@ -9,11 +9,12 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from games.catalog import get_engine
 from games.exceptions import MatchNotFound, StaleVersion
 from games.models import Match, Move
-from games.selectors import match_seats
+from games.notify.models import NotificationSettings, PushSubscription
 from games.services import SeatSpec, _recording, match_create, match_join, match_lock
-from games.services.locking import lock_held
+from games.services.locking import LockedMatch, lock_held
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -28,14 +29,34 @@ def running(alice, bob) -> Match:
 
 def test_the_match_comes_locked_with_its_seats_in_one_query(running, alice):
     with transaction.atomic(), CaptureQueriesContext(connection) as queries:
-        match = match_lock(match_id=running.id, user=alice)
-        seats = match_seats(match)
+        locked = match_lock(match_id=running.id, user=alice)
+        seats = locked.seats
+        assert lock_held(locked) and locked.block is connection.atomic_blocks[0]
     assert len(queries) == 1
     # SQLite (make run's embedded default) has no row locks: Django leaves the clause out there.
     if connection.features.has_select_for_update_of:
         assert "FOR UPDATE OF" in queries[0]["sql"]
+    assert isinstance(locked, LockedMatch)
     assert [seat.index for seat in seats] == [0, 1]
-    assert seats[0].user == alice and match.status == Match.Status.ACTIVE
+    assert seats[0].user == alice and locked.match.status == Match.Status.ACTIVE
+    assert locked.engine is get_engine("nibble")
+    assert locked.engine.dump(locked.state) == locked.match.state
+    # The model instance carries nothing of the lock: it is all on the LockedMatch.
+    assert not hasattr(locked.match, "_locked_by") and not hasattr(locked.match, "_loaded_state")
+
+
+def test_the_lock_says_which_players_could_be_told_anything(running, alice, bob):
+    NotificationSettings.objects.create(user=bob, verified_email="bob@example.org")
+    NotificationSettings.objects.create(user=alice, verified_email="")
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        locked = match_lock(match_id=running.id)
+    assert len(queries) == 1
+    assert locked.notifiable == frozenset({bob.id})
+    assert [locked.reachable(seat) for seat in locked.seats] == [False, True]
+    PushSubscription.objects.create(user=alice, endpoint="https://push.example.org/a",
+                                    p256dh="k", auth="a")
+    with transaction.atomic():
+        assert match_lock(match_id=running.id).notifiable == frozenset({alice.id, bob.id})
 
 
 def test_a_match_the_user_may_not_see_is_not_found(running):
@@ -58,7 +79,7 @@ def test_a_hidden_match_is_not_found_even_with_missing_ok(running):
 
 def test_an_expected_version_that_differs_is_stale(running, alice):
     with transaction.atomic():
-        assert match_lock(match_id=running.id, expected_version=0).version == 0
+        assert match_lock(match_id=running.id, expected_version=0).match.version == 0
         with pytest.raises(StaleVersion) as raised:
             match_lock(match_id=running.id, user=alice, expected_version=2)
     assert raised.value.extra["current_version"] == 0
@@ -67,10 +88,10 @@ def test_an_expected_version_that_differs_is_stale(running, alice):
 def test_the_recording_path_refuses_a_match_it_did_not_lock(running):
     unlocked = Match.objects.get(id=running.id)
     with pytest.raises(RuntimeError, match="match_lock"):
-        _recording.play(match=unlocked, seat=0, user=running.created_by,
+        _recording.play(locked=unlocked, seat=0, user=running.created_by,
                         payload={"take": [[0, 0]]})
     with pytest.raises(RuntimeError, match="match_lock"):
-        _recording.abort(match=unlocked, reason="aborted")
+        _recording.abort(locked=unlocked, reason="aborted")
     assert not Move.objects.exists()
     assert Match.objects.get(id=running.id).status == Match.Status.ACTIVE
 
@@ -85,5 +106,5 @@ def test_the_lock_lasts_one_transaction_and_is_taken_inside_one(alice):
         assert lock_held(earlier)
     assert not lock_held(earlier)
     with transaction.atomic(), pytest.raises(RuntimeError, match="match_lock"):
-        _recording.abort(match=earlier, reason="aborted")
+        _recording.abort(locked=earlier, reason="aborted")
     assert Match.objects.get(id=match.id).status == Match.Status.OPEN
