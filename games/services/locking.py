@@ -27,7 +27,7 @@ from games.selectors import match_of_rows, match_rows, match_state, match_visibl
 from games.services.reachability import reachability_condition
 
 
-@dataclass(eq=False)
+@dataclass(frozen=True, eq=False)
 class LockedMatch:
     """A match locked by ``match_lock`` in the transaction ``block`` (its outermost one).
 
@@ -35,7 +35,7 @@ class LockedMatch:
     seated players who have somewhere to be told something (a push device, a verified address),
     as read with the lock; None when no notification app answers that. The game state is
     loaded from the snapshot on first use and follows the match as the recording path changes
-    it (``state`` and ``state_set``)."""
+    it (``state`` and ``state_set``); nothing else is ever reassigned."""
 
     match: Match
     seats: tuple[Seat, ...]
@@ -48,12 +48,12 @@ class LockedMatch:
     def state(self) -> Any:
         """The current game state (``MatchNotStarted`` before the match has started)."""
         if self._state is None:
-            self._state = match_state(self.match, self.engine)
+            self.state_set(match_state(self.match, self.engine))
         return self._state
 
     def state_set(self, state: Any) -> None:
         """The recording path moved the match to ``state`` (its snapshot dumped from it)."""
-        self._state = state
+        object.__setattr__(self, "_state", state)
 
     def seat(self, index: int) -> Seat:
         return self.seats[index]

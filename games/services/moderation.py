@@ -147,7 +147,7 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
     of their running matches is left as the rules allow a player to leave it: an open match
     they joined is aborted and an invitation they had not accepted is withdrawn (the seat
     opens again); an active match nobody has moved in yet is aborted, and in any other their
-    seat forfeits (reason "banned"), which ranks it last; the game decides whether play goes on.
+    seat forfeits (reason ``BANNED``), which ranks it last; the game decides whether play goes on.
 
     One transaction: the account row first, then each match under ``match_lock`` in id order
     (every writer locks one match, or several in this order, so none waits on another in a

@@ -4,6 +4,7 @@ the recording path refusing any match that did not come from it."""
 from __future__ import annotations
 
 import uuid
+from unittest import mock
 
 import pytest
 from django.db import connection, transaction
@@ -11,9 +12,17 @@ from django.test.utils import CaptureQueriesContext
 
 from games.catalog import get_engine
 from games.exceptions import MatchNotFound, StaleVersion
-from games.models import Match, Move
+from games.models import Match, Move, UserEvent
+from games.nibble.engine import takeable_discs
 from games.notify.models import NotificationSettings, PushSubscription
-from games.services import SeatSpec, _recording, match_create, match_join, match_lock
+from games.services import (
+    SeatSpec,
+    _recording,
+    match_create,
+    match_join,
+    match_lock,
+    match_move_submit,
+)
 from games.services.locking import LockedMatch, lock_held
 from tests.factories import UserFactory
 
@@ -108,3 +117,25 @@ def test_the_lock_lasts_one_transaction_and_is_taken_inside_one(alice):
     with transaction.atomic(), pytest.raises(RuntimeError, match="match_lock"):
         _recording.abort(locked=earlier, reason="aborted")
     assert Match.objects.get(id=match.id).status == Match.Status.OPEN
+
+
+def test_a_move_sends_no_notification_task_for_a_player_nobody_could_tell(alice, bob):
+    """The lock's ``notifiable`` spares the task when the player to be told has neither a push
+    device nor a verified address; with one of them, the entry goes to the task."""
+    match = match_create(user=alice, game="nibble", config={"first_seat": 0})
+    match_join(user=bob, match_id=match.id)
+    sent: list[list[int]] = []
+    with mock.patch("games.services.notifications.notify_after_commit",
+                    lambda *, event_ids: sent.append(event_ids)):
+        match_move_submit(user=alice, match_id=match.id, move=_first_take(match.id))
+        assert sent == []  # bob's "your turn": nobody could tell him
+        NotificationSettings.objects.create(user=alice, verified_email="alice@example.org")
+        match_move_submit(user=bob, match_id=match.id, move=_first_take(match.id))
+    turn = UserEvent.objects.filter(user=alice, type=UserEvent.Type.YOUR_TURN).latest("id")
+    assert sent == [[turn.id]]
+
+
+def _first_take(match_id) -> dict:
+    state = get_engine("nibble").load(Match.objects.get(id=match_id).state)
+    takeable = takeable_discs(state)
+    return {"take": [list(takeable[min(takeable)][0])]}
