@@ -18,7 +18,7 @@ from config.api import (
 )
 from games import selectors, services
 from games.api import schemas
-from games.api.idempotency import answer_store
+from games.api.idempotency import answer_replay, answer_store
 from games.api.schemas import GAME_SLUGS, GameField
 from games.exceptions import NotSeated
 from games.models import IdempotencyRecord
@@ -241,12 +241,11 @@ class MatchMoveApi(APIView):
                 user=request.user, match_id=match_id, move=move,
                 expected_version=expected_version, idempotency_key=key)
             if isinstance(result, IdempotencyRecord):  # a retry: the first answer again
-                return Response(result.body, status=result.status_code)
-            body = answer_store(
-                user=request.user, key=key, match=result.match,
+                return answer_replay(result)
+            return answer_store(
+                view=self, request=request, key=key, match=result.match,
                 fingerprint=services.request_fingerprint(move, expected_version),
                 status=status.HTTP_201_CREATED, body=_move_answer(result, request.user))
-        return Response(body, status=status.HTTP_201_CREATED)
 
     @extend_schema(operation_id="matches_moves_list",
                    parameters=[

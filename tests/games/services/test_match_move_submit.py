@@ -126,7 +126,7 @@ def test_an_idempotent_retry_returns_the_kept_answer_and_records_nothing(alice, 
     # The caller keeps its answer with the move (the API does, as it renders it).
     kept = IdempotencyRecord.objects.create(
         user=alice, key="k", match=match, fingerprint=request_fingerprint(move, 0),
-        status_code=201, body={"seq": 1})
+        status_code=201, body='{"seq":1}')
     again = match_move_submit(user=alice, match_id=match.id, move=move, expected_version=0,
                               idempotency_key="k")
     assert again == kept
