@@ -6,14 +6,18 @@ registered with them when the app starts (``games.notify.apps``)."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.db.models import Exists, OuterRef, Q
 
 from games.notify.models import NotificationSettings, PushSubscription
 
 
+@cache
 def user_reachable(user_field: str) -> Q:
     """The condition, on a row whose column ``user_field`` holds a user id, that the user has a
-    push device or a verified address (two indexed EXISTS subqueries)."""
+    push device or a verified address (two indexed EXISTS subqueries). Built once per column:
+    every query resolves its own copy, so the one object serves them all."""
     user = OuterRef(user_field)
     return (Q(Exists(PushSubscription.objects.filter(user_id=user)))
             | Q(Exists(NotificationSettings.objects.filter(user_id=user)
