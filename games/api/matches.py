@@ -22,7 +22,7 @@ from games.api.idempotency import answer_replay, answer_store
 from games.api.schemas import GAME_SLUGS, GameField
 from games.exceptions import NotSeated
 from games.models import IdempotencyRecord
-from games.notify.services import player_looked
+from games.notify.limits import player_looked
 
 DAYS_PER_TURN = (1, 2, 3, 5, 7, 14)
 MAX_HOURS_PER_TURN = 72
