@@ -110,24 +110,25 @@ def _matches_of(rows: Iterable[Seat]) -> dict[UUID, Match]:
     return matches
 
 
-def match_visible(match: Match, user: User | AnonymousUser) -> bool:
+def match_visible(match: Match, user: User | AnonymousUser,
+                  seats: Sequence[Seat] | None = None) -> bool:
     """Whether ``user`` (or an anonymous visitor) may see the match (see ``_visible_filter``),
-    from its loaded seats."""
-    seats = match_seats(match)
+    from its seats (``seats``, else its loaded ones)."""
+    seats = match_seats(match) if seats is None else seats
     if user.is_authenticated and (match.created_by_id == user.id
                                   or any(seat.user_id == user.id for seat in seats)):
         return True
-    if match_private(match):
+    if match_private(match, seats):
         return False
     open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)
     return open_seat or match.status in PUBLIC_STATUSES
 
 
-def match_private(match: Match) -> bool:
+def match_private(match: Match, seats: Sequence[Seat] | None = None) -> bool:
     """Whether only the seats (and the creator) may see the match: it is marked private, or
-    one of its players keeps their matches private (from the loaded seats)."""
+    one of its players keeps their matches private (from ``seats``, else the loaded ones)."""
     return match.private or any(seat.user is not None and seat.user.matches_private
-                                for seat in match_seats(match))
+                                for seat in (match_seats(match) if seats is None else seats))
 
 
 # Where a match read through ``seats_prefetch()`` or ``match_loaded`` keeps its seats.

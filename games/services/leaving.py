@@ -12,7 +12,6 @@ from accounts.models import User
 from games import movelog
 from games.exceptions import AbortNotAllowed, MatchNotRunning, NotSeated
 from games.models import Match, Move, Seat
-from games.selectors import seat_of
 from games.services import _recording
 from games.services.locking import LockedMatch, match_lock
 from games.services.moves import acting_seat
@@ -22,7 +21,7 @@ from games.services.moves import acting_seat
 def match_resign(*, user: User, match_id: UUID | str) -> Match:
     """Give up one's seat: the game ranks it last and decides whether play goes on."""
     locked = match_lock(match_id=match_id, user=user)
-    seat = acting_seat(locked.match, user)
+    seat = acting_seat(locked.match, locked.seat_of(user))
     if seat.forfeited_at is not None:
         raise MatchNotRunning(_("You have already left this match."))
     seat_forfeit(locked=locked, seat=seat, reason=movelog.RESIGNED)
@@ -45,7 +44,7 @@ def match_abort(*, user: User, match_id: UUID | str) -> Match:
     """Call a match off before anyone has moved; it is never rated."""
     locked = match_lock(match_id=match_id, user=user)
     match = locked.match
-    seat = seat_of(match, user)
+    seat = locked.seat_of(user)
     if seat is None or seat.joined_at is None:
         raise NotSeated()
     if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):

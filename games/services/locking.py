@@ -6,7 +6,10 @@ Writers queue on that one row, so they see each other's work and never interleav
 
 ``match_lock`` answers a ``LockedMatch``: the match with everything the recording path needs
 (its seats in order, its engine, its game state, which players could be told anything, and the
-transaction that holds the lock), so nothing travels between modules on the model instance.
+transaction that holds the lock), so nothing travels between modules on the model instance. The
+services read all of it from the ``LockedMatch``; the match row keeps its seats only where the
+read selectors look for any match's seats (``match_seats``), so rendering the answer about it
+afterwards reads nothing more.
 """
 
 from __future__ import annotations
@@ -58,6 +61,10 @@ class LockedMatch:
     def seat(self, index: int) -> Seat:
         return self.seats[index]
 
+    def seat_of(self, user: User) -> Seat | None:
+        """The user's seat, if the user holds one."""
+        return next((seat for seat in self.seats if seat.user_id == user.pk), None)
+
     def reachable(self, seat: Seat) -> bool | None:
         """Whether the seat's player could be told anything; None when unknown."""
         if self.notifiable is None:
@@ -92,7 +99,7 @@ def match_lock(*, match_id: UUID | str, user: User | None = None,
         raise RuntimeError("match_lock must run inside a transaction.")
     rows, notifiable = _locked_rows(match_id)
     match = match_of_rows(rows)
-    if match is None or (user is not None and not match_visible(match, user)):
+    if match is None or (user is not None and not match_visible(match, user, rows)):
         if missing_ok and match is None:
             return None
         raise MatchNotFound()

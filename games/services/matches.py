@@ -26,7 +26,7 @@ from games.exceptions import (
     TooManyBotMatches,
 )
 from games.models import Match, Seat, UserEvent
-from games.selectors import game_engine, seat_of
+from games.selectors import game_engine
 from games.services import _recording
 from games.services.locking import LockedMatch, match_lock
 from games.services.notifications import match_changed, notify
@@ -179,7 +179,7 @@ def match_join(*, user: User, match_id: UUID) -> Match:
     match = locked.match
     if match.status != Match.Status.OPEN:
         raise MatchFull(_("This match is not open for joining."))
-    mine = seat_of(match, user)
+    mine = locked.seat_of(user)
     if mine is not None:
         if mine.joined_at is not None:
             raise AlreadySeated()
@@ -200,8 +200,8 @@ def match_join(*, user: User, match_id: UUID) -> Match:
 @transaction.atomic
 def match_decline(*, user: User, match_id: UUID) -> Match:
     """Turn down an invitation: the seat opens for anyone to join, and the host is told."""
-    match = match_lock(match_id=match_id, user=user).match
-    seat = seat_of(match, user)
+    locked = match_lock(match_id=match_id, user=user)
+    match, seat = locked.match, locked.seat_of(user)
     if seat is None or seat.joined_at is not None or match.status != Match.Status.OPEN:
         raise NoInvitation()
     seat.user = None
@@ -237,14 +237,14 @@ def match_rematch(*, user: User, match_id: UUID) -> tuple[Match, bool]:
     is pending. Returns the rematch and whether this call created it."""
     locked = match_lock(match_id=match_id, user=user)
     match, seats = locked.match, list(locked.seats)
-    mine = seat_of(match, user)
+    mine = locked.seat_of(user)
     if mine is None and not (match.created_by_id == user.id
                              and all(seat.is_bot for seat in seats)):
         raise NotSeated(_("Only the match's players can ask for a rematch."))
     existing = Match.objects.filter(rematch_of=match).first()
     if existing is not None:
-        rematch = match_lock(match_id=existing.id).match
-        invited = seat_of(rematch, user)
+        locked_rematch = match_lock(match_id=existing.id)
+        rematch, invited = locked_rematch.match, locked_rematch.seat_of(user)
         if (rematch.status == Match.Status.OPEN and invited is not None
                 and invited.joined_at is None):
             return match_join(user=user, match_id=rematch.id), False

@@ -70,7 +70,7 @@ def match_move_submit(*, user: User, match_id: UUID | str, move: Any,
                     or record.fingerprint != request_fingerprint(move, expected_version)):
                 raise IdempotencyKeyReused()
             return record
-    seat = acting_seat(match, user)
+    seat = acting_seat(match, locked.seat_of(user))
     version_check(match, expected_version)
     recorded = _recording.play(locked=locked, seat=seat.index, user=user, payload=move)
     metrics.move_recorded(match.game, "player", started)
@@ -86,15 +86,15 @@ def match_move_preview(*, user: User, match_id: UUID | str, move: Any,
     seat does not know yet answers ``reveals_hidden`` and nothing of the result. Reads only, so
     it takes no lock."""
     match = match_access(user=user, match_id=match_id)
-    seat = acting_seat(match, user)
+    seat = acting_seat(match, seat_of(match, user))
     version_check(match, expected_version)
     engine = get_engine(match.game)
     return preview(engine, match_state(match, engine), seat.index, move)
 
 
-def acting_seat(match: Match, user: User) -> Seat:
-    """The user's seat in a running match, or the coded error that says why there is none."""
-    seat = seat_of(match, user)
+def acting_seat(match: Match, seat: Seat | None) -> Seat:
+    """The caller's seat (``seat``: theirs, if they hold one) in a running match, or the coded
+    error that says why they may not act."""
     if seat is None or seat.joined_at is None:
         raise NotSeated()
     if match.status == Match.Status.OPEN:
