@@ -20,6 +20,7 @@ from uuid import UUID
 
 from django.db import transaction
 from django.db.models import BooleanField, ExpressionWrapper
+from django.db.transaction import Atomic
 
 from accounts.models import User
 from games.catalog import get_engine
@@ -43,7 +44,7 @@ class LockedMatch:
     match: Match
     seats: tuple[Seat, ...]
     engine: AnyEngine
-    block: object
+    block: Atomic
     notifiable: frozenset[int] | None
     _state: Any = field(default=None, repr=False)
 
