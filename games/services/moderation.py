@@ -37,11 +37,6 @@ from games.services.notifications import match_changed
 
 logger = logging.getLogger(__name__)
 
-# The outcome reason of an adjudicated match, and the payload reason of its log entry.
-ADJUDICATED = movelog.ADJUDICATED
-# A banned player's seat forfeits with this reason (the seat row and the log entry say so).
-BANNED = movelog.BANNED
-
 
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
@@ -104,7 +99,7 @@ def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision) ->
         raise ValueError("No seat is in play.")
     keys = {index: 0 if decision.draw or index in decision.winners else 1 for index in in_play}
     ranks = forfeit_ranks(match.num_players, keys, [seat.index for seat in left])
-    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=ADJUDICATED)
+    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=movelog.ADJUDICATED)
 
 
 @transaction.atomic
@@ -147,7 +142,8 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
     of their running matches is left as the rules allow a player to leave it: an open match
     they joined is aborted and an invitation they had not accepted is withdrawn (the seat
     opens again); an active match nobody has moved in yet is aborted, and in any other their
-    seat forfeits (reason ``BANNED``), which ranks it last; the game decides whether play goes on.
+    seat forfeits (reason ``movelog.BANNED``), which ranks it last; the game decides whether
+    play goes on.
 
     One transaction: the account row first, then each match under ``match_lock`` in id order
     (every writer locks one match, or several in this order, so none waits on another in a
@@ -200,7 +196,7 @@ def _leave_for_ban(*, user: User, match_id: UUID) -> str | None:
     if not match.moves.filter(kind=Move.Kind.MOVE).exists():
         _recording.abort(locked=locked, reason=movelog.ABORTED)
         return "aborted"
-    seat_forfeit(locked=locked, seat=seat, reason=BANNED)
+    seat_forfeit(locked=locked, seat=seat, reason=movelog.BANNED)
     return "forfeited"
 
 
