@@ -229,6 +229,9 @@ def end_vacation(control: TimeControl, clocks: Clocks, seat: int, now: datetime,
                             seat=seat)
     if not clock.on_turn:
         return _put(clocks, seat, replace(clock, vacation=False))
+    if clock.turn_started is not None and seconds(now) < seconds(clock.turn_started):
+        raise TimeWentBack("The instant is earlier than the turn's start.", field="now",
+                           turn_started=dump_instant(clock.turn_started))
     left = max(clock.left, min(minimum_left, control.most))
     return _put(clocks, seat, replace(clock, left=left, since=_at(now), vacation=False))
 

@@ -175,6 +175,7 @@ def test_every_bad_transition_is_a_coded_error() -> None:
          "already_on_vacation"),
         (lambda: clock.end_vacation(BANK, clocks, 0, later(2)), NotOnVacation,
          "not_on_vacation"),
+        (lambda: clock.end_vacation(BANK, away, 0, later(-1)), TimeWentBack, "time_went_back"),
         (lambda: clock.soonest_deadline(clocks, [NONE]), InvalidClockState,
          "invalid_clock_state"),
         (lambda: clock.advance(BANK, clocks, {3}, later(1), [NONE, NONE]), InvalidClockState,
