@@ -15,11 +15,11 @@ afterwards reads nothing more.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal, overload
 from uuid import UUID
 
 from django.db import transaction
-from django.db.models import BooleanField, ExpressionWrapper
 from django.db.transaction import Atomic
 
 from accounts.models import User
@@ -116,17 +116,22 @@ def _locked_rows(match_id: UUID | str) -> tuple[list[Seat], frozenset[int] | Non
     """The match's seat rows, locking the match row, and the ids of their players who could
     be told anything (read in the same query; None when nothing answers that)."""
     seats = Seat.objects.select_for_update(of=("match",))
-    condition = reachability_condition("user_id")
+    condition = reachability_condition(_seat_user_column())
     if condition is None:
         return list(match_rows(match_id, seats)), None
     rows: list[Seat] = []
     notifiable: set[int] = set()
-    for row in match_rows(match_id, seats.annotate(
-            notify_reachable=ExpressionWrapper(condition, output_field=BooleanField()))):
+    for row in match_rows(match_id, seats.annotate(notify_reachable=condition)):
         rows.append(row)
         if row.user_id is not None and row.notify_reachable:
             notifiable.add(row.user_id)
     return rows, frozenset(notifiable)
+
+
+@cache
+def _seat_user_column() -> str:
+    quote = transaction.get_connection().ops.quote_name
+    return f"{quote(Seat._meta.db_table)}.{quote('user_id')}"
 
 
 def lock_held(locked: object) -> bool:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db.models import Q
+from django.db.models import Expression
 
-# Given the name of a row's user id column, the condition that the user can be told something.
-Condition = Callable[[str], Q]
+# Given a row's user id column (quoted SQL, table included), the condition that the user can be
+# told something: a boolean expression to annotate the row with.
+Condition = Callable[[str], Expression]
 
 _registered: list[Condition] = []
 
@@ -24,6 +25,6 @@ def reachability_register(condition: Condition) -> None:
     _registered[:] = [condition]
 
 
-def reachability_condition(user_field: str) -> Q | None:
-    """The registered condition on the row's ``user_field``, or None when none is registered."""
-    return _registered[0](user_field) if _registered else None
+def reachability_condition(user_column: str) -> Expression | None:
+    """The registered condition on the row's ``user_column``, or None when none is registered."""
+    return _registered[0](user_column) if _registered else None
