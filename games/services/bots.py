@@ -21,16 +21,19 @@ from games.selectors import match_seats, match_state, seat_bot_level
 from games.services import _recording, due, scheduling
 from games.services.locking import LockedMatch, match_lock
 
-LEVELS = (1, 2, 3, 4)
-
 
 def bot_username(game: str, level: int) -> str:
     return f"{game}-bot-{level}"
 
 
+def bot_levels() -> list[tuple[str, int]]:
+    """Every (game, level) that has a bot: the levels each game's package has a policy for."""
+    return [(slug, level) for slug, spec in sorted(games().items()) for level in spec.levels]
+
+
 def bot_accounts_ensure() -> list[User]:
     """One bot account per game and level, created or brought up to date."""
-    return [bot_account_ensure(game, level) for game in sorted(engines()) for level in LEVELS]
+    return [bot_account_ensure(game, level) for game, level in bot_levels()]
 
 
 @transaction.atomic
