@@ -1,12 +1,18 @@
-"""Fixtures shared by the database-backed tests."""
+"""Fixtures shared by the tests: users and their API clients, and Nim, a fourth game."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.core.cache import cache
+from django.urls import get_resolver
 from rest_framework.test import APIClient
 
+import games.catalog  # noqa: F401  (the built-in games are registered on import)
+from games.kit.registry import GameSpec, register, unregister
 from tests.factories import UserFactory, token_for
+from tests.fourth_game.nim import SPEC as NIM
 
 
 @pytest.fixture(autouse=True)
@@ -67,3 +73,18 @@ def nibble(client_for, alice, bob):
     from tests.games.matchplay import start_nibble_match
 
     return start_nibble_match(client_for(alice), client_for(bob))
+
+
+@pytest.fixture
+def nim() -> Iterator[GameSpec]:
+    """Nim (``tests/fourth_game``), registered through the same call that registers the
+    built-in games, and gone again after the test: a test that covers every registered game
+    takes it to check a fourth game too.
+
+    The server is loaded first (every URL and so every view module), so Nim joins a running
+    server: whatever the server knows of Nim it must learn from the registry when it needs it,
+    and nothing loaded while Nim is registered can carry it into other tests."""
+    get_resolver().url_patterns  # noqa: B018  (imports every view module)
+    spec = register(NIM)
+    yield spec
+    unregister(spec.slug)

@@ -18,7 +18,7 @@ from config.api import (
 from games import selectors, services
 from games.api import schemas
 from games.api.schemas import GAME_SLUGS, GameField
-from games.notify.services import player_looked
+from games.notify.limits import player_looked
 
 DAYS_PER_TURN = (1, 2, 3, 5, 7, 14)
 MAX_HOURS_PER_TURN = 72

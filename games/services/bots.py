@@ -10,11 +10,10 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
-from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games import metrics
-from games.catalog import engines, game, get_engine
+from games.catalog import engines, game, games, get_engine
 from games.kit.bots import DESCRIPTIONS
 from games.kit.protocol import EngineError, events_for, seeded_rng
 from games.models import Match, Seat
@@ -23,18 +22,6 @@ from games.services import _recording, due, scheduling
 from games.services.locking import match_lock
 
 LEVELS = (1, 2, 3, 4)
-
-# What a bot account says of its strength where it was measured (docs/bots.md): shown in the bot
-# list and the lobby. A bot's description is stored in English, and the bot list puts each of its
-# sentences in the caller's language (games.selectors.matches.bot_description).
-STRENGTH: dict[tuple[str, int], str] = {
-    ("nibble", 4): gettext_noop("About 0.76 s a move; beat level 3 in 186 of 200 arena games "
-                                "(93.0%)."),
-    ("nimble", 4): gettext_noop("About 0.1 s a move; beat level 3 in 174 of 200 arena "
-                                "games, a draw counting half (87.0%)."),
-    ("nimalia", 4): gettext_noop("About 0.35 s a move; beat level 3 in 132 of 200 arena games "
-                                 "(66.0%)."),
-}
 
 
 def bot_username(game: str, level: int) -> str:
@@ -48,13 +35,18 @@ def bot_accounts_ensure() -> list[User]:
 
 @transaction.atomic
 def bot_account_ensure(game: str, level: int) -> User:
-    """The bot account of ``game`` at ``level``, created or brought up to date."""
+    """The bot account of ``game`` at ``level``, created or brought up to date.
+
+    Its description says what the level does and, where it was measured (docs/bots.md), its
+    strength (the game's ``texts.strength``): shown in the bot list and the lobby. It is stored
+    in English, and the bot list puts each of its sentences in the caller's language
+    (``games.selectors.matches.bot_description``)."""
     bot, _ = User.objects.update_or_create(
         is_bot=True, bot_game=game, bot_level=level,
         defaults={"username": bot_username(game, level),
                   "bot_description": " ".join(filter(None, (
                       f"{engines()[game].name} level {level}.", DESCRIPTIONS[level],
-                      STRENGTH.get((game, level)))))[:200]},
+                      games()[game].texts.strength.get(level))))[:200]},
     )
     if bot.has_usable_password():
         bot.set_unusable_password()

@@ -13,8 +13,10 @@ from django.test import Client
 
 from games.live import presence
 from games.models import UserEvent
-from games.notify import kinds, services
+from games.notify import kinds
+from games.notify.devices import push_subscription_register
 from games.notify.models import Delivery, TurnNotice
+from games.notify.sending import push_payload
 from games.services.notifications import notify
 from tests.factories import UserFactory, token_for
 from tests.notify.helpers import entries, play, start, until_turn_of, verified
@@ -67,8 +69,8 @@ def test_one_your_turn_per_match_until_looked_at_or_moved(
 def test_nothing_is_pushed_about_a_match_the_player_watches_live(push_service, settings):
     alice, bob = UserFactory(), UserFactory()
     device = push_service.device()
-    services.push_subscription_register(user=alice, endpoint=device.endpoint,
-                                        p256dh=device.p256dh, auth=_auth(device))
+    push_subscription_register(user=alice, endpoint=device.endpoint,
+                               p256dh=device.p256dh, auth=_auth(device))
     match = until_turn_of(start("nibble", [alice, bob]), [alice, bob], alice)
     play(match, [alice, bob])  # alice moves; bob must act
     pushed = len(push_service.for_device(device))
@@ -116,8 +118,8 @@ def test_nothing_is_pushed_about_a_match_the_player_watches_live(push_service, s
 def test_following_the_feed_counts_as_watching_every_match(push_service):
     alice = UserFactory()
     device = push_service.device()
-    services.push_subscription_register(user=alice, endpoint=device.endpoint,
-                                        p256dh=device.p256dh, auth=_auth(device))
+    push_subscription_register(user=alice, endpoint=device.endpoint,
+                               p256dh=device.p256dh, auth=_auth(device))
     import asyncio
 
     async def with_feed_open() -> None:
@@ -184,7 +186,7 @@ def test_a_notification_says_what_the_feed_says_and_no_hidden_information(
         assert payloads
         for payload in payloads:
             entry = by_id[payload["event"]]
-            assert payload == services.push_payload(entry, kinds.message(entry))
+            assert payload == push_payload(entry, kinds.message(entry))
         other = 1 - [alice, bob].index(user)
         hand = match.state["hands"][other]
         texts = [str(p) for p in payloads] + [m.as_string() for m in smtp.messages
