@@ -368,8 +368,8 @@ def test_a_games_styles_load_with_its_module(pages):
     page.goto(f"/match/{nibble.id}")
     expect(page.locator("#match")).to_have_attribute("data-status", "active")
     # Styled by games/nibble.css: the board's discs are round and the board has its wood.
-    board = page.locator(".nibble-board")
-    assert board.evaluate("n => getComputedStyle(n).display") == "inline-flex"
+    display = "() => getComputedStyle(document.querySelector('.nibble-board')).display"
+    page.wait_for_function(f"({display})() === 'inline-flex'")
 
     # A game whose stylesheet does not load still plays (its markup unstyled).
     other = pages.page_as(user)
@@ -378,8 +378,7 @@ def test_a_games_styles_load_with_its_module(pages):
     other.goto(f"/match/{nibble.id}")
     expect(other.locator("#match")).to_have_attribute("data-status", "active")
     expect(other.locator(".nibble-board")).to_be_attached()
-    assert other.locator(".nibble-board").evaluate("n => getComputedStyle(n).display") != \
-        "inline-flex"
+    assert other.evaluate(display) == "block"
 
 
 # ------------------------------------------------------------------ "seen"
