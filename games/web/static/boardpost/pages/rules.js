@@ -22,13 +22,14 @@ const ATTRIBUTES = {
   ol: ["start"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan", "scope"],
 };
 
-/** A link or picture address the page may use: this site's (pictures), or http(s) (links).
+/** A link or picture address the page may use, as written: this site's (pictures), or
+ * http(s) (links); null for any other (javascript:, data:, ...).
  * @param {string} value @param {boolean} sameSiteOnly @returns {string | null} */
 function safeUrl(value, sameSiteOnly) {
   try {
     const url = new URL(value, location.href);
-    if (url.origin === location.origin) return url.href;
-    return !sameSiteOnly && ["http:", "https:"].includes(url.protocol) ? url.href : null;
+    if (url.origin === location.origin) return value;
+    return !sameSiteOnly && ["http:", "https:"].includes(url.protocol) ? value : null;
   } catch {
     return null;
   }
