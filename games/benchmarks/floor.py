@@ -23,18 +23,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import ApiToken, token_digest
+from games.benchmarks.snapshot import floor_state
 from games.models import Match, Move, Seat
-
-# About 2 KB of JSON, the size of a Nibble snapshot; the version is written into it each move.
-_STATE: dict[str, Any] = {
-    "board": [[(row * 7 + col) % 5 for col in range(16)] for row in range(16)],
-    "scores": [0, 0],
-    "to_move": 0,
-}
-
-
-def floor_state(version: int) -> dict[str, Any]:
-    return {**_STATE, "to_move": version % 2, "version": version}
 
 
 class FloorTokenAuthentication(TokenAuthentication):
