@@ -52,8 +52,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python manage.py bench_engines
 
-## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL, the move path
-## against the framework floor (games.benchmarks.floor) in the same run
+## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL, in interleaved
+## rounds of one run: the bare floor (games.benchmarks.bare: Django and DRF alone, raw SQL), the
+## stack floor (games.benchmarks.floor: the project's settings, middleware and ORM) and the move
+## path, printed with their ratios to the bare floor
 ## (Celery's broker and the wake-ups in a Redis database of the benchmarks' own, as deployed;
 ## the commands purge the tasks they leave there)
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boardpost_bench
@@ -62,7 +64,7 @@ bench-api: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
-	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --floor
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --bare --floor
 
 ## make profile-moves: where one move's CPU time goes, the move path and the floor (cProfile)
 profile-moves: $(STAMP)
@@ -80,15 +82,19 @@ clean:
 	rm -rf $(VENV) .pytest_cache var
 
 ## make bench-longpoll: 1,000, 2,000 and 5,000 waiting long-poll clients on one uvicorn process,
-## one match watched by all and 100 matches moved at once (BENCH_LONGPOLL_ARGS for others,
-## e.g. "--transport sse" or "--clients 1000 --case broadcast")
+## one match watched by all and 100 matches moved at once, each run preceded by the same against
+## the bare ASGI floor (games.benchmarks.bare.longpoll) and printed beside it
+## (BENCH_LONGPOLL_ARGS for others, e.g. "--clients 1000 --case broadcast"; the floor serves
+## long-polls only, so for "--transport sse" set BENCH_LONGPOLL_FLOOR empty)
 BENCH_LONGPOLL_ARGS ?=
+BENCH_LONGPOLL_FLOOR ?= --floor
 .PHONY: bench-longpoll
 bench-longpoll: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
-	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_ARGS)
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_FLOOR) \
+	  $(BENCH_LONGPOLL_ARGS)
 
 ## make bench-bots: bot moves per worker pool process and per core, for every game and level
 ## (the service a worker's task runs, timed; wall and CPU time, the database backend's CPU)
