@@ -7,8 +7,9 @@ submissions are timed; the command prints moves per second and latency percentil
 PostgreSQL (DATABASE_URL) for meaningful figures.
 
 With ``--floor`` the same clients (same code, processes and keep-alive connections) also drive
-the framework floor (``games.benchmarks.floor``): one Django + DRF view that does the least a
-move must do, served by a second gunicorn with the same settings against the same database.
+the stack floor (``games.benchmarks.floor``): one DRF view under the project's settings and
+middleware that does the least a move must do, served by a second gunicorn with the same
+settings against the same database.
 With ``--bare`` they also drive the bare floor (``games.benchmarks.bare``): Django and DRF with
 none of the project's settings, apps or middleware, one view doing the same work in raw SQL on
 the same tables, served by a third gunicorn with the same settings. Rounds of the modes
