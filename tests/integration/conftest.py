@@ -17,15 +17,13 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery_app import app as celery_app
+from tests.conftest import skip_unless
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _needs_real_services() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("integration tests need PostgreSQL (set DATABASE_URL)")
-    if not settings.CELERY_BROKER_URL.startswith("redis://"):
-        pytest.skip("integration tests need Redis (set CELERY_BROKER_URL)")
+    skip_unless(postgresql=True, redis=True)
 
 
 class Worker:

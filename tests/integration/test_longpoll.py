@@ -28,6 +28,7 @@ from games.live import asgi as longpoll_asgi
 from games.live import hub as events_hub
 from games.models import Match, Move, UserEvent
 from games.services import SeatSpec, match_create, match_join, match_move_submit
+from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import create_match, first_nibble_take
 from tests.games.matchplay import assert_error, match_url, start_nibble_match
@@ -293,10 +294,7 @@ def test_only_the_long_poll_urls_go_to_the_long_poll_handler(path, routed):
 
 
 def _needs_redis_and_postgres() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("integration tests need PostgreSQL (set DATABASE_URL)")
-    if not settings.EVENTS_REDIS_URL:
-        pytest.skip("long-poll integration tests need Redis (CELERY_BROKER_URL=redis://...)")
+    skip_unless(postgresql=True, redis=True)
 
 
 class Uvicorn:
@@ -666,9 +664,8 @@ class RedisProxy:
 
 
 @integration
+@pytest.mark.needs_redis
 def test_the_hub_falls_back_to_polling_while_redis_is_away_and_reconnects(settings):
-    if not settings.EVENTS_REDIS_URL:
-        pytest.skip("needs Redis (CELERY_BROKER_URL=redis://...)")
     settings.EVENTS_POLL_SECONDS = 0.3
     target = urlsplit(settings.EVENTS_REDIS_URL)
     channel = events_hub.match_channel(uuid.uuid4())
