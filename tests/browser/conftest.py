@@ -326,6 +326,7 @@ def axe_source() -> str:
     installed here with npm ci when missing; never served by the site)."""
     script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
     if not script.is_file():
+        import fcntl
         import shutil
         import subprocess
 
@@ -333,8 +334,13 @@ def axe_source() -> str:
             if os.environ.get("CI") == "true":
                 pytest.fail("the accessibility checks need npm in CI")
             pytest.skip("the accessibility checks need npm (to install axe-core)")
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                       cwd=AXE_DIR, check=True)
+        # Test processes running at once (make test's) install it once, one after the other.
+        (ROOT / "var").mkdir(exist_ok=True)
+        with (ROOT / "var" / "axe-install.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not script.is_file():
+                subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                               cwd=AXE_DIR, check=True)
     return script.read_text()
 
 
