@@ -37,7 +37,7 @@ FAST_TESTS := tests/engines tests/fourth_game tests/test_layers.py \
   tests/hidden/test_engine_invariance.py tests/hidden/test_variants.py
 test-fast: $(STAMP)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \
-	  $(BIN)/python -m pytest -q -p no:cacheprovider $(FAST_TESTS)
+	  $(BIN)/python -m pytest -q $(FAST_TESTS)
 
 ## make system-packages: the Debian packages the tests need (Chromium, the Hangul font
 ## fonts-noto-cjk, node and npm, gettext), installed where missing (root or sudo);
