@@ -29,11 +29,12 @@ run: $(STAMP) messages
 test: lint clients messages
 	$(BIN)/python scripts/test_suite.py
 
-## make test-fast: the inner loop, well under two minutes: the pure game packages and their
-## engines, bots and a fourth game (tests/engines, tests/fourth_game, tests/hidden's engine
-## checks) and the module-layer tests (tests/test_layers.py), on SQLite and without Redis, a
-## browser or a worker process, whatever DATABASE_URL and CELERY_BROKER_URL say.
-FAST_TESTS := tests/engines tests/fourth_game tests/test_layers.py \
+## make test-fast: the inner loop, under two minutes: the tests of the pure game packages (the
+## engines, the clocks' arithmetic, Nim the fourth game, the engines' hidden-information checks)
+## and of the module layers (tests/test_layers.py), on SQLite and without Redis, a browser or a
+## worker process, whatever DATABASE_URL and CELERY_BROKER_URL say. Not in it: the bots (their
+## level-4 searches take minutes) and everything that goes through Django's views or services.
+FAST_TESTS := tests/engines tests/clocks tests/fourth_game tests/test_layers.py \
   tests/hidden/test_engine_invariance.py tests/hidden/test_variants.py
 test-fast: $(STAMP)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \

@@ -48,7 +48,7 @@ _ERROR_CODES: dict[tuple[int, str], ErrorCode] = {}
 
 
 def declare_error_code(http_status: int, code: str, description: str) -> None:
-    """List ``code`` among the API's answers at ``http_status`` (the README's table and the
+    """List ``code`` among the API's answers at ``http_status`` (docs/api.md's table and the
     OpenAPI schema read this registry). Declaring the same pair again keeps the first
     description."""
     _ERROR_CODES.setdefault((http_status, code), ErrorCode(http_status, code, description))

@@ -4,7 +4,7 @@ Requests Django never sees (a malformed request line or header, a request line o
 the limits below) are refused by gunicorn itself; here they get the API's JSON error envelope,
 ``{"code", "message", "extra"}``, with ``Connection: close``, instead of gunicorn's HTML page.
 A front proxy (nginx, Caddy) should refuse such requests before they reach gunicorn, and
-answer an over-large body with 413 itself (README, "Security").
+answer an over-large body with 413 itself (docs/security.md, "Malformed HTTP").
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ if [ "$hard" != "unlimited" ] && [ "$hard" -lt "$wanted" ]; then
 fi
 ulimit -Sn "$wanted" || echo "start-events: could not raise the open-file limit to $wanted" >&2
 
-# Metrics (README "Metrics and logs"): this server's processes add up their metrics in
+# Metrics (docs/operations.md, "Metrics"): this server's processes add up their metrics in
 # PROMETHEUS_MULTIPROC_DIR, a directory of their own (compose: /tmp/boardpost-metrics in each
 # container; unless given, one per port on this host). Files a previous run
 # left there would be added to this run's counts: they go before the processes start.

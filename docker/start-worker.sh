@@ -5,7 +5,7 @@
 # serves its pool processes' metrics (task counts and run times, bot think time) on that port.
 set -o errexit -o pipefail -o nounset
 
-# Metrics (README "Metrics and logs"): this server's processes add up their metrics in
+# Metrics (docs/operations.md, "Metrics"): this server's processes add up their metrics in
 # PROMETHEUS_MULTIPROC_DIR, a directory of their own (compose: /tmp/boardpost-metrics in each
 # container; unless given, one per worker name on this host). Files a previous run
 # left there would be added to this run's counts: they go before the processes start.

@@ -1,5 +1,5 @@
-"""Fixtures shared by the database-backed tests, and the markers of the tests that need real
-services.
+"""Fixtures shared by the tests: users and their API clients, and Nim, a fourth game; and the
+markers of the tests that need real services.
 
 ``@pytest.mark.needs_postgresql`` and ``@pytest.mark.needs_redis`` (on a test, or in a module's
 ``pytestmark``) skip the test when DATABASE_URL does not name PostgreSQL, or when
@@ -9,13 +9,19 @@ the usual one: ``@pytest.mark.needs_postgresql("real row-lock concurrency needs 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.urls import get_resolver
 from rest_framework.test import APIClient
 
+import games.catalog  # noqa: F401  (the built-in games are registered on import)
+from games.kit.registry import GameSpec, register, unregister
 from tests.factories import UserFactory, token_for
+from tests.fourth_game.nim import SPEC as NIM
 
 POSTGRESQL_REASON = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
 REDIS_REASON = "needs Redis (set CELERY_BROKER_URL=redis://...)"
@@ -109,3 +115,18 @@ def nibble(client_for, alice, bob):
     from tests.games.matchplay import start_nibble_match
 
     return start_nibble_match(client_for(alice), client_for(bob))
+
+
+@pytest.fixture
+def nim() -> Iterator[GameSpec]:
+    """Nim (``tests/fourth_game``), registered through the same call that registers the
+    built-in games, and gone again after the test: a test that covers every registered game
+    takes it to check a fourth game too.
+
+    The server is loaded first (every URL and so every view module), so Nim joins a running
+    server: whatever the server knows of Nim it must learn from the registry when it needs it,
+    and nothing loaded while Nim is registered can carry it into other tests."""
+    get_resolver().url_patterns  # noqa: B018  (imports every view module)
+    spec = register(NIM)
+    yield spec
+    unregister(spec.slug)

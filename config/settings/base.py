@@ -225,7 +225,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.0.0",
+    "VERSION": "2.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -397,7 +397,7 @@ LOGGING = logging_config(env("LOG_FORMAT", default="json"), env("DJANGO_LOG_LEVE
 # scraper that sends "Authorization: Bearer <METRICS_TOKEN>", or that connects from one of
 # METRICS_ALLOWED_ADDRESSES (the socket's address, never X-Forwarded-For; addresses or
 # networks). Neither set: /metrics answers 404. Several processes (gunicorn workers, Celery's
-# prefork pool) add up their metrics through PROMETHEUS_MULTIPROC_DIR (see the README).
+# prefork pool) add up their metrics through PROMETHEUS_MULTIPROC_DIR (docs/operations.md).
 METRICS_TOKEN = env("METRICS_TOKEN", default="")
 METRICS_ALLOWED_ADDRESSES = env.list("METRICS_ALLOWED_ADDRESSES", default=["127.0.0.1", "::1"])
 # What is read at scrape time (one cheap query or Redis call each), kept this many seconds.
@@ -407,5 +407,5 @@ METRICS_COLLECTORS = [
     "games.metrics.DueWorkCollector",
     "games.metrics.QueueDepthCollector",
 ]
-# A Celery worker serves its own /metrics on this port when set (0: off); see the README.
+# A Celery worker serves its own /metrics on this port when set (0: off); see docs/operations.md.
 CELERY_METRICS_PORT = env.int("CELERY_METRICS_PORT", default=0)

@@ -1,8 +1,8 @@
 """Production settings: hardening only; everything else comes from the environment.
 
-With the documented environment (README, "Security"), ``manage.py check --deploy`` is clean:
-the site is served over HTTPS only (SSL redirect, HSTS, secure cookies), whether Django sees
-TLS itself or, behind a TLS-terminating proxy, learns it from X-Forwarded-Proto
+With the documented environment (docs/security.md, "HTTPS and headers"), ``manage.py check
+--deploy`` is clean: the site is served over HTTPS only (SSL redirect, HSTS, secure cookies),
+whether Django sees TLS itself or, behind a TLS-terminating proxy, learns it from X-Forwarded-Proto
 (DJANGO_SECURE_PROXY_SSL_HEADER=true; the proxy must set that header and drop the client's).
 """
 

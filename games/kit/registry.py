@@ -1,8 +1,8 @@
 """The game registry: each game is one :class:`GameSpec` naming all of its parts.
 
-The server, the bots, the pictures and the benchmarks find a game only here, by its slug. The
-built-in games are registered by :mod:`games.catalog`; a new game is one package and one
-``register`` call.
+The server, the bots, the pictures, the benchmarks and the translated texts find a game only
+here, by its slug. The built-in games are registered by :mod:`games.catalog`; a new game is one
+package and one ``register`` call.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from games.kit.bots import Policy, uses_history
 from games.kit.jsontypes import GameTypes
 from games.kit.learn import Learning
 from games.kit.protocol import JSON, AnyEngine, Seat
+from games.kit.texts import Texts
 
 # render(view, names) -> an SVG document of one viewer's view (see games.kit.render).
 Renderer = Callable[[Mapping[str, Any], Sequence[str | None] | None], str]
@@ -34,7 +35,8 @@ class GameSpec:
 
     For newcomers: ``rules`` is the path of its rules (Markdown, served on its rules page) and
     ``learning`` its presets, options in players' words, example pictures and tutorial
-    (``games.kit.learn``)."""
+    (``games.kit.learn``); ``texts`` its name, rule texts, fixed engine messages and bot
+    strength lines as players read them (``games.kit.texts``)."""
 
     engine: AnyEngine
     policies: Mapping[int, Policy]
@@ -43,6 +45,7 @@ class GameSpec:
     types: GameTypes | None = None
     rules: Path | None = None
     learning: Learning = field(default_factory=Learning)
+    texts: Texts = field(default_factory=Texts)
     levels: tuple[int, ...] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -9,7 +9,9 @@ from games.nimalia.bots import NIMALIA_POLICIES
 from games.nimalia.engine import NIMALIA
 from games.nimalia.learn import LEARNING
 from games.nimalia.render import render
+from games.nimalia.texts import TEXTS
 from games.nimalia.types import TYPES
 
 SPEC = GameSpec(engine=NIMALIA, policies=NIMALIA_POLICIES, render=render, bench=bench.run,
-                types=TYPES, rules=Path(__file__).with_name("RULES.md"), learning=LEARNING)
+                types=TYPES, rules=Path(__file__).with_name("RULES.md"), learning=LEARNING,
+                texts=TEXTS)

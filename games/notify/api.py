@@ -27,9 +27,25 @@ from config.api import (
 )
 from config.exceptions import NotFound
 from config.throttling import AnonRateThrottle
-from games.notify import kinds, push, services
+from games.notify import kinds, push
+from games.notify.devices import (
+    push_subscription_delete,
+    push_subscription_register,
+    push_subscription_renew,
+)
 from games.notify.exceptions import NoEmailAddress, PushNotConfigured
 from games.notify.models import Channel, Kind, NotificationSettings, PushSubscription
+from games.notify.preferences import (
+    email_address,
+    email_set,
+    email_verification_send,
+    email_verify,
+    preferences_update,
+    settings_for,
+    time_zone_valid,
+    unsubscribe,
+    unsubscribe_preview,
+)
 
 # --------------------------------------------------------------------------- shapes
 
@@ -85,7 +101,7 @@ class SettingsInputSerializer(StrictSerializer):
         "The person's time zone, an IANA name such as Europe/Paris (default UTC)."))
 
     def validate_time_zone(self, value: str) -> str:
-        if not services.time_zone_valid(value):
+        if not time_zone_valid(value):
             raise serializers.ValidationError(gettext("Not a known time zone (an IANA name)."))
         return value
 
@@ -161,14 +177,14 @@ def _subscription(sub: PushSubscription) -> dict[str, Any]:
 
 
 def _settings(user: Any) -> dict[str, Any]:
-    prefs: NotificationSettings = services.settings_for(user)
+    prefs: NotificationSettings = settings_for(user)
     return {
         "preferences": kinds.preferences_with_defaults(prefs.preferences),
         "email_digest": prefs.email_digest,
         "digest_hour": prefs.digest_hour,
         "time_zone": prefs.time_zone,
         "email": user.email or "",
-        "email_verified": services.email_address(user, prefs) is not None,
+        "email_verified": email_address(user, prefs) is not None,
         "push_available": push.configured(),
         "vapid_public_key": push.public_key(),
         "devices": PushSubscription.objects.filter(user=user).count(),
@@ -193,7 +209,7 @@ class PushSubscriptionListApi(APIView):
         data = PushSubscriptionInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        sub = services.push_subscription_register(
+        sub = push_subscription_register(
             user=request.user, endpoint=values["endpoint"], p256dh=values["keys"]["p256dh"],
             auth=values["keys"]["auth"], name=values.get("name", ""),
             user_agent=request.headers.get("User-Agent", "")[:300])
@@ -204,8 +220,7 @@ class PushSubscriptionDetailApi(APIView):
     @extend_schema(operation_id="push_subscriptions_delete", responses={
         204: None, **error_responses(404)})
     def delete(self, request, subscription_id: int):
-        if not services.push_subscription_delete(user=request.user,
-                                                 subscription_id=subscription_id):
+        if not push_subscription_delete(user=request.user, subscription_id=subscription_id):
             raise NotFound(gettext("No such push subscription."))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -222,10 +237,10 @@ class NotificationSettingsApi(APIView):
         data = SettingsInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
-        services.preferences_update(user=request.user, preferences=values.get("preferences"),
-                                    email_digest=values.get("email_digest"),
-                                    digest_hour=values.get("digest_hour"),
-                                    time_zone=values.get("time_zone"))
+        preferences_update(user=request.user, preferences=values.get("preferences"),
+                           email_digest=values.get("email_digest"),
+                           digest_hour=values.get("digest_hour"),
+                           time_zone=values.get("time_zone"))
         return Response(_settings(request.user))
 
 
@@ -235,7 +250,7 @@ class EmailApi(APIView):
     def put(self, request):
         data = EmailInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.email_set(user=request.user, email=data.validated_data["email"].strip())
+        email_set(user=request.user, email=data.validated_data["email"].strip())
         return Response(_settings(request.user))
 
 
@@ -246,7 +261,7 @@ class EmailVerificationApi(APIView):
     def post(self, request):
         if not request.user.email:
             raise NoEmailAddress()
-        services.email_verification_send(user=request.user)
+        email_verification_send(user=request.user)
         return Response(status=status.HTTP_202_ACCEPTED)
 
 
@@ -323,7 +338,7 @@ class UnsubscribeApi(_LinkApi):
                    auth=[])
     def get(self, request):
         token = self._token(request)
-        _, would = services.unsubscribe_preview(token=token)
+        _, would = unsubscribe_preview(token=token)
         names = ", ".join(str(kinds.LABELS[k]) for k in would)
         return Response({
             "message": gettext("Stop mails about %(kinds)s? Press the button to confirm.")
@@ -334,7 +349,7 @@ class UnsubscribeApi(_LinkApi):
     @extend_schema(operation_id="notifications_unsubscribe_one_click",
                    parameters=[TOKEN_PARAMETER], request=None, responses=LINK_RESPONSES, auth=[])
     def post(self, request):
-        _, turned_off = services.unsubscribe(token=self._token(request))
+        _, turned_off = unsubscribe(token=self._token(request))
         names = ", ".join(str(kinds.LABELS[k]) for k in turned_off)
         return Response({"message": gettext("No more mails about %(kinds)s. Turn them back on "
                                             "in your notification settings.") % {"kinds": names},
@@ -345,7 +360,7 @@ class EmailVerifyApi(_LinkApi):
     @extend_schema(operation_id="email_verify", parameters=[TOKEN_PARAMETER],
                    responses=LINK_RESPONSES, auth=[])
     def get(self, request):
-        user = services.email_verify(token=self._token(request))
+        user = email_verify(token=self._token(request))
         return Response({"message": f"Thank you: {user.email} is verified. Notifications "
                                     f"you chose will be mailed there."})
 
@@ -365,7 +380,7 @@ class PushSubscriptionRenewApi(APIView):
         data.is_valid(raise_exception=True)
         values = data.validated_data
         new = values["subscription"]
-        services.push_subscription_renew(
+        push_subscription_renew(
             old_endpoint=values["old_endpoint"], old_auth=values["old_auth"],
             endpoint=new["endpoint"], p256dh=new["keys"]["p256dh"], auth=new["keys"]["auth"])
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -19,7 +19,7 @@ from games.notify.models import Channel, Kind
 from games.rules_text import game_name
 
 # The feed entries a player is told of, and as what. A rating change is told as part of its
-# match's "match finished" (games.notify.services), never on its own.
+# match's "match finished" (games.notify.entries), never on its own.
 KIND_OF: dict[str, Kind] = {
     UserEvent.Type.YOUR_TURN: Kind.YOUR_TURN,
     UserEvent.Type.DEADLINE_SOON: Kind.DEADLINE_SOON,
@@ -37,8 +37,9 @@ DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.MATCH_FINISHED: {Channel.PUSH: True, Channel.EMAIL: False},
 }
 
-# The words are in the active language: the recipient's (games.notify.services builds each
-# notification and mail under translation.override(the recipient's language)).
+# The words are in the active language: the recipient's (games.notify.delivery and
+# games.notify.digest build each notification and mail under translation.override(the
+# recipient's language)).
 class _Translated(dict[str, str]):
     """Values are texts to translate, read in the active language."""
 

@@ -138,5 +138,5 @@ def rating_after_commit(*, match_id: str) -> None:
 def notify_after_commit(*, event_ids: list[int]) -> None:
     """Push and mail for these new feed entries (``games.notify``), where their players want
     them. A message that is lost (the broker down at commit) is made good by the notification
-    sweep (``games.notify.services.sweep``), which finds entries that were never delivered."""
+    sweep (``games.notify.sweeps.sweep``), which finds entries that were never delivered."""
     _after_commit(NOTIFY_DELIVER, (event_ids,))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.catalog import game
+from games.catalog import game, games
 from games.kit.bots import DEEP_LEVELS
 from games.kit.protocol import apply_checked
 from games.nimalia.bots.deep import LEVEL4, deep_move
@@ -26,15 +26,18 @@ UNCAPPED: dict[str, Any] = {
     "nimalia": functools.partial(deep_move, config=dataclasses.replace(LEVEL4, seconds=600.0)),
 }
 
-GAMES = ("nibble", "nimble", "nimalia")
-CONFIGS = {"nibble": {}, "nimble": {"mode": "turns"}, "nimalia": {}}
+# Every game the server ships (the registry's, at collection).
+GAMES = sorted(games())
+# Options a game's positions are played with here, where its defaults will not do: Nimble's
+# default is a real-time race.
+CONFIGS: dict[str, dict[str, Any]] = {"nimble": {"mode": "turns"}}
 
 
 def _midgame(slug: str, seed: str, count: int = 2):
     spec = game(slug)
     found = []
     for k in range(20):
-        found.extend(p for p in positions(spec.engine, players=2, config=CONFIGS[slug],
+        found.extend(p for p in positions(spec.engine, players=2, config=CONFIGS.get(slug, {}),
                                           seed=f"{seed}-{k}", count=6)
                      if spec.engine.outcome(p.state) is None and spec.engine.must_act(p.state))
         if len(found) >= count:

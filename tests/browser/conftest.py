@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 from django.core.cache import cache
 
+from games.catalog import games
 from games.services.bots import bot_accounts_ensure
 
 # The worker fixtures live with the other integration tests; importing them here shares them.
@@ -169,7 +170,7 @@ class Web:
         page.locator("#nav").get_by_role("link", name="New match").click()
         page.select_option("#game", game)
         expect(page.locator("#create-form legend", has_text="options")).to_contain_text(
-            {"nibble": "Nibble", "nimble": "Nimble", "nimalia": "Nimalia"}[game])
+            games()[game].name)
         seats = seats or [{"kind": "me"}, {"kind": "bot", "level": "1"}]
         page.select_option("#players", str(len(seats)))
         for index, seat in enumerate(seats):

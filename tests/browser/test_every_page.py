@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from games.catalog import games
 from games.services.matches import SeatSpec, match_create
 from tests.factories import UserFactory
 
@@ -24,7 +25,7 @@ pytestmark = [
 ]
 
 APP = Path(__file__).resolve().parents[2] / "games/web/static/boardpost/app.js"
-GAMES = ("nibble", "nimble", "nimalia")
+GAMES = sorted(games())
 PHONES = ({"width": 360, "height": 780}, {"width": 390, "height": 844})
 DESKTOP = {"width": 1280, "height": 900}
 # Sample paths for the router's routes; {match:<game>} and {user} are filled in by the test.

@@ -10,6 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
+from games.catalog import games
 from games.selectors.learn import game_tutorial
 from tests.browser.conftest import web_pages
 
@@ -18,8 +19,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-GAMES = ["nibble", "nimble", "nimalia"]
-NAMES = {"nibble": "Nibble", "nimble": "Nimble", "nimalia": "Nimalia"}
+GAMES = sorted(games())
 
 
 @pytest.fixture
@@ -43,7 +43,7 @@ def axe_violations(page, axe_source) -> list[str]:
 def test_rules_page_with_the_servers_pictures(web, axe_source, game):
     page = web.page()
     page.goto(f"/rules/{game}")  # no account needed
-    expect(page.get_by_role("heading", level=1)).to_have_text(f"How to play {NAMES[game]}")
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"How to play {games()[game].name}")
     rules = page.locator("#rules")
     expect(rules.get_by_role("heading", level=2).first).to_be_visible()
     pictures = rules.locator(".rules-text img")
@@ -85,7 +85,7 @@ def test_tutorial_played_to_the_end_on_the_real_board(web, axe_source, game):
     script = json.loads(json.dumps(game_tutorial(game)))
     page = web.page()
     page.goto("/rules")
-    page.get_by_role("link", name=f"Play the {NAMES[game]} tutorial").click()
+    page.get_by_role("link", name=f"Play the {games()[game].name} tutorial").click()
     tutorial = page.locator("#tutorial")
     expect(tutorial).to_have_attribute("data-step", "1")
     expect(page.locator("#tutorial-progress")).to_have_text(

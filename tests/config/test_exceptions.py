@@ -28,7 +28,7 @@ class SubToyError(ToyError):
 @pytest.fixture
 def toy_registered(monkeypatch):
     monkeypatch.setattr(exceptions, "_REGISTERED_STATUS", dict(exceptions._REGISTERED_STATUS))
-    # The toy's code must not stay in the API's code registry (the README table, the schema).
+    # The toy's code must not stay in the API's code registry (docs/api.md's table, the schema).
     monkeypatch.setattr(exceptions, "_ERROR_CODES", dict(exceptions._ERROR_CODES))
     register_error_status(ToyError, {"toy_broken": 418}, default=409)
 

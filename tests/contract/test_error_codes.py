@@ -1,4 +1,4 @@
-"""Every error code the API may answer is in one registry, which the README's table and the
+"""Every error code the API may answer is in one registry, which docs/api.md's table and the
 OpenAPI schema are generated from; the table and the committed schema must match it."""
 
 from __future__ import annotations
@@ -9,22 +9,28 @@ import yaml
 from django.conf import settings
 
 from games.management.commands.error_codes import (
+    DOCS_PAGE,
     END,
     START,
     all_error_codes,
     markdown_table,
-    readme_with_table,
+    page_with_table,
 )
 
 ROOT = Path(settings.BASE_DIR)
 
 
-def test_the_readme_table_is_the_registry():
+def test_the_docs_table_is_the_registry():
+    page = (ROOT / DOCS_PAGE).read_text(encoding="utf-8")
+    assert START in page and END in page
+    assert page == page_with_table(page), (
+        f"{DOCS_PAGE}'s error-code table is out of date: run "
+        "`python manage.py error_codes --write-docs` and commit it.")
+
+
+def test_the_readme_links_to_the_table():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert START in readme and END in readme
-    assert readme == readme_with_table(readme), (
-        "README.md's error-code table is out of date: run "
-        "`python manage.py error_codes --write-readme` and commit it.")
+    assert "(docs/api.md#every-error-code)" in readme
 
 
 def test_the_table_lists_the_codes_clients_asked_for():

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from games.catalog import game
+from games.catalog import game, games
 from games.kit.jsontypes import GameTypes, problems
 from games.kit.protocol import apply_checked, events_for
 from tests.engines.playthroughs.replay import apply_step, files
 
-TYPED = ["nibble", "nimble", "nimalia"]
+# Every registered game that declares its types.
+TYPED = sorted(slug for slug, spec in games().items() if spec.types is not None)
 
 
 def _types(slug: str) -> GameTypes:
@@ -71,11 +72,10 @@ def test_golden_playthroughs_conform(path):
 
 
 @pytest.mark.parametrize("slug, players, config", [
-    ("nibble", 2, {}),
-    ("nimble", 2, {}),
+    # Every typed game with its fewest players and its default options, then other variants.
+    *((slug, game(slug).engine.min_players, {}) for slug in TYPED),
     ("nimble", 3, {"mode": "race"}),
     ("nimble", 4, {"ramp": False}),
-    ("nimalia", 1, {}),
     ("nimalia", 3, {"rounds": 4}),
 ])
 @pytest.mark.parametrize("seed", ["a", "b"])

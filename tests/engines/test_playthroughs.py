@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from games.catalog import get_engine
+from games.catalog import engines, get_engine
 from tests.engines.playthroughs.replay import (
     REGENERATE,
     all_views,
@@ -172,4 +172,5 @@ def test_playthroughs_cover(game: str, feature: str) -> None:
 
 
 def test_every_game_has_playthroughs() -> None:
-    assert {path.parent.name for path in FILES} == set(COVERAGE)
+    """Every registered game, and only those, has playthroughs and says what they must show."""
+    assert {path.parent.name for path in FILES} == set(COVERAGE) == set(engines())

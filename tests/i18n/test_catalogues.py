@@ -19,7 +19,9 @@ import pytest
 from django.conf import settings
 
 from config.catalogues import LOCALE_DIR, catalogues, compile_catalogue
-from games.rules_text import ENGINE_MESSAGES, RULE_TEXTS
+from games.catalog import games
+from games.kit.registry import GameSpec
+from games.rules_text import KIT_MESSAGES, engine_message, game_name
 
 ROOT = Path(settings.BASE_DIR)
 # gettext's names for the languages of settings.LANGUAGES other than English (the source).
@@ -145,35 +147,83 @@ def test_makemessages_finds_nothing_the_catalogues_lack(tmp_path):
                                f"and translate them, docs/i18n.md): {new}")
 
 
-def _engine_rules() -> set[str]:
+def _package(spec: GameSpec) -> Path:
+    """The folder of a game's package (where its engine is defined)."""
+    return Path(sys.modules[type(spec.engine).__module__].__file__).parent
+
+
+def _sources(folder: Path) -> list[Path]:
+    """A package's code, but for the texts it declares."""
+    return sorted(path for path in folder.rglob("*.py") if path.name != "texts.py")
+
+
+def _engine_rules(spec: GameSpec) -> set[str]:
     found = set()
-    for package in ("nibble", "nimble", "nimalia"):
-        for path in (ROOT / "games" / package).rglob("*.py"):
-            found |= set(re.findall(r'"((?:nibble|nimble|nimalia)\.[a-z0-9_]+)"',
-                                    path.read_text()))
+    for path in _sources(_package(spec)):
+        found |= set(re.findall(rf'"({re.escape(spec.slug)}\.[a-z0-9_]+)"', path.read_text()))
     return found
 
 
-def test_every_rule_an_engine_names_has_a_translatable_text():
-    rules = _engine_rules()
-    assert rules, "no rule codes found"
-    assert rules - set(RULE_TEXTS) == set()
+def test_every_rule_an_engine_names_has_a_translatable_text(nim):
+    """For every registered game, Nim included: each rule code its package names has a text in
+    its texts, and each text is of one of its own codes."""
+    assert "nim" in games()
+    for slug, spec in games().items():
+        rules = _engine_rules(spec)
+        assert rules, f"no rule codes found for {slug}"
+        assert rules - set(spec.texts.rules) == set(), slug
+        assert all(rule.startswith(f"{slug}.") for rule in spec.texts.rules), slug
+        for rule, text in spec.texts.rules.items():
+            error = type("Illegal", (), {"message": "", "rule": rule, "code": "illegal_move"})
+            assert engine_message(error) == text, (slug, rule)
 
 
 ENGINE_ERRORS = {"MalformedMove", "NotYourTurn", "GameOver", "InvalidConfig"}
 
 
-def test_every_fixed_engine_message_is_in_the_catalogue():
-    """A fixed message an engine raises is looked up as it is: it must be listed in
-    games.rules_text.ENGINE_MESSAGES (and so be in the catalogues)."""
+def _fixed_messages(folder: Path) -> set[str]:
+    """Every fixed (constant) message the code in ``folder`` raises as an engine error."""
     fixed = set()
-    for package in ("kit", "nibble", "nimble", "nimalia"):
-        for path in (ROOT / "games" / package).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text())):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                        and node.func.id in ENGINE_ERRORS and node.args \
-                        and isinstance(node.args[0], ast.Constant) \
-                        and isinstance(node.args[0].value, str):
-                    fixed.add(node.args[0].value)
-    assert fixed, "no engine messages found"
-    assert fixed - set(ENGINE_MESSAGES) == set()
+    for path in _sources(folder):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and node.func.id in ENGINE_ERRORS and node.args \
+                    and isinstance(node.args[0], ast.Constant) \
+                    and isinstance(node.args[0].value, str):
+                fixed.add(node.args[0].value)
+    return fixed
+
+
+def test_every_fixed_engine_message_is_listed(nim):
+    """A fixed message an engine raises is looked up as it is: it must be listed in its game's
+    texts (``texts.messages``) or, raised by the kit, in games.rules_text.KIT_MESSAGES (and so
+    be in the catalogues). Every registered game is checked, Nim included."""
+    kit = _fixed_messages(ROOT / "games" / "kit")
+    assert kit, "no kit messages found"
+    assert kit - set(KIT_MESSAGES) == set()
+    assert "nim" in games()
+    for slug, spec in games().items():
+        fixed = _fixed_messages(_package(spec))
+        assert fixed, f"no engine messages found for {slug}"
+        assert fixed - set(spec.texts.messages) - set(KIT_MESSAGES) == set(), slug
+
+
+def test_every_game_has_a_name_players_read(nim):
+    """A game's texts name it as its engine does (the English the catalogues translate)."""
+    for slug, spec in games().items():
+        assert spec.texts.name == spec.engine.name, slug
+        assert game_name(slug) == spec.engine.name
+
+
+def test_every_text_of_a_built_in_game_is_in_the_catalogues():
+    """The texts of the games the server ships (not Nim, which lives in the tests) are
+    translated in every language: a text in a game's texts.py not marked with gettext_noop
+    would never reach the catalogues."""
+    for lang in LOCALES:
+        po = polib.pofile(str(LOCALE_DIR / lang / "LC_MESSAGES" / "django.po"))
+        translated = {entry.msgid for entry in po.translated_entries() if not entry.obsolete}
+        for slug, spec in games().items():
+            texts = {spec.texts.name, *spec.texts.rules.values(), *spec.texts.messages,
+                     *spec.texts.strength.values()}
+            assert texts - translated == set(), (lang, slug)
+        assert set(KIT_MESSAGES) - translated == set(), lang

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from games.catalog import get_engine
 from games.models import Match, UserEvent
-from games.notify import services as notify_services
+from games.notify.devices import push_subscription_register
 from games.notify.models import NotificationSettings
 from games.services import SeatSpec, match_create, match_join, match_move_submit
 
@@ -35,9 +35,8 @@ def verified(user: Any, address: str | None = None) -> Any:
 def registered_device(push_service: Any, user: Any) -> Any:
     """A device of the test push service, registered for ``user``'s push notifications."""
     device = push_service.device()
-    notify_services.push_subscription_register(user=user, endpoint=device.endpoint,
-                                               p256dh=device.p256dh,
-                                               auth=device.as_json()["keys"]["auth"])
+    push_subscription_register(user=user, endpoint=device.endpoint,
+                               p256dh=device.p256dh, auth=device.as_json()["keys"]["auth"])
     return device
 
 

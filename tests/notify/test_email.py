@@ -9,7 +9,8 @@ import pytest
 from django.core import mail as django_mail
 
 from games.models import UserEvent
-from games.notify import services
+from games.notify.delivery import deliver
+from games.notify.digest import digest_send
 from games.notify.models import Delivery, NotificationSettings
 from games.services.notifications import notify
 from tests.notify.conftest import parts
@@ -113,7 +114,7 @@ def test_one_feed_entry_is_mailed_once(smtp, alice):
     notify(user_ids=[alice.id], type=UserEvent.Type.INVITED, game="nibble", by="bob")
     entry = entries(alice)[-1]
     for _ in range(3):
-        services.deliver([entry.id])
+        deliver([entry.id])
     assert len(smtp.messages) == 1
 
 
@@ -132,12 +133,12 @@ def test_the_daily_digest_gathers_the_mails(smtp, alice, client_for,
         notify(user_ids=[alice.id], type=UserEvent.Type.DEADLINE_SOON, game="nimble")
     assert smtp.messages == []
     tomorrow = timezone.now() + timedelta(days=1)  # past the next 08:00 UTC
-    assert services.digest_send(now=tomorrow) == {"mails": 1, "items": 2}
+    assert digest_send(now=tomorrow) == {"mails": 1, "items": 2}
     [digest] = smtp.messages
     text, html = parts(digest)
     assert "Invitation to Nibble" in text and "Nimble: your deadline is near" in html
     assert digest["List-Unsubscribe"]
-    assert services.digest_send(now=tomorrow) == {"mails": 0, "items": 0}
+    assert digest_send(now=tomorrow) == {"mails": 0, "items": 0}
     assert set(Delivery.objects.filter(user=alice).values_list("status", flat=True)) == \
         {"digested"}
 
@@ -170,5 +171,5 @@ def test_defaults_and_preferences(smtp, push_service, alice, client_for,
 def test_the_locmem_outbox_is_left_alone(alice):
     # Without a verified address nothing is mailed, whatever the backend.
     notify(user_ids=[alice.id], type=UserEvent.Type.INVITED, game="nibble", by="bob")
-    services.deliver([entries(alice)[-1].id])
+    deliver([entries(alice)[-1].id])
     assert django_mail.outbox == []

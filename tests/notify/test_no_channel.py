@@ -11,8 +11,8 @@ import pytest
 from django.utils import timezone
 
 from games.models import UserEvent
-from games.notify import services
 from games.notify.models import Delivery
+from games.notify.sweeps import sweep
 from games.services import scheduling
 from tests.notify.helpers import (
     after_the_grace,
@@ -59,14 +59,14 @@ def test_a_move_queues_the_task_when_the_next_player_can_be_told(
 
 def test_the_sweep_does_not_deliver_entries_from_before_the_device(
         push_service, alice, bob, django_capture_on_commit_callbacks):
-    services.sweep()  # the cursor starts here
+    sweep()  # the cursor starts here
     match = until_turn_of(start("nibble", [alice, bob]), [alice, bob], alice)
     with django_capture_on_commit_callbacks(execute=True):
         play(match, [alice, bob])  # bob's turn, while bob has nowhere to be told
     old = entries(bob, UserEvent.Type.YOUR_TURN)[-1]
     device = registered_device(push_service, bob)  # added afterwards
     with mock.patch.object(timezone, "now", return_value=after_the_grace()):
-        result = services.sweep()
+        result = sweep()
     assert result["lost"] == 0
     assert push_service.for_device(device) == []
     assert not Delivery.objects.filter(event=old).exists()
@@ -74,12 +74,12 @@ def test_the_sweep_does_not_deliver_entries_from_before_the_device(
 
 def test_the_sweep_still_delivers_a_lost_task_of_a_player_who_had_a_device(
         push_service, alice, bob):
-    services.sweep()
+    sweep()
     device = registered_device(push_service, bob)
     match = until_turn_of(start("nibble", [alice, bob]), [alice, bob], alice)
     # The task's message is lost (no on-commit callback runs here).
     play(match, [alice, bob])
     with mock.patch.object(timezone, "now", return_value=after_the_grace()):
-        result = services.sweep()
+        result = sweep()
     assert result["lost"] >= 1
     assert [p["kind"] for p in push_service.for_device(device)][-1] == "your_turn"

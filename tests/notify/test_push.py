@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 from games.models import UserEvent
-from games.notify import services
+from games.notify.delivery import deliver
+from games.notify.devices import push_subscription_register
 from games.notify.models import Delivery, PushSubscription
+from games.notify.sending import DeliveryDeferred
 from games.services.notifications import notify
 from tests.notify.helpers import entries, play, start, until_turn_of
 
@@ -102,30 +104,30 @@ def test_a_failing_push_service_is_retried_and_the_device_gets_it_once(
 
 def test_a_push_service_that_keeps_failing_is_given_up(push_service, alice, settings):
     device = push_service.device()
-    services.push_subscription_register(user=alice, endpoint=device.endpoint,
-                                        p256dh=device.p256dh, auth=_b64(device.auth))
+    push_subscription_register(user=alice, endpoint=device.endpoint,
+                               p256dh=device.p256dh, auth=_b64(device.auth))
     push_service.answer(device, *([500] * 20))
     notify(user_ids=[alice.id], type=UserEvent.Type.DEADLINE_SOON, game="nibble")
     entry = entries(alice)[-1]
-    with pytest.raises(services.DeliveryDeferred):
-        services.deliver([entry.id])
+    with pytest.raises(DeliveryDeferred):
+        deliver([entry.id])
     assert Delivery.objects.get(event=entry).status == "retry"
-    services.deliver([entry.id], final=True)
+    deliver([entry.id], final=True)
     assert Delivery.objects.get(event=entry).status == "failed"
     assert push_service.for_device(device) == []
 
 
 def test_one_feed_entry_is_never_pushed_twice(push_service, alice):
     device = push_service.device()
-    services.push_subscription_register(user=alice, endpoint=device.endpoint,
-                                        p256dh=device.p256dh, auth=_b64(device.auth))
+    push_subscription_register(user=alice, endpoint=device.endpoint,
+                               p256dh=device.p256dh, auth=_b64(device.auth))
     notify(user_ids=[alice.id], type=UserEvent.Type.DEADLINE_SOON, game="nibble")
     entry = entries(alice)[-1]
     from games.notify.tasks import notify_deliver_task
 
     for _ in range(3):
         notify_deliver_task.apply(args=([entry.id],))
-    services.deliver([entry.id, entry.id])
+    deliver([entry.id, entry.id])
     assert len(push_service.for_device(device)) == 1
     assert Delivery.objects.filter(event=entry).count() == 1
 

@@ -17,6 +17,7 @@ import psycopg
 import pytest
 from django.db import connection
 
+from games.catalog import games
 from games.models import Match, Move, RatingChange
 from games.services import (
     SeatSpec,
@@ -37,6 +38,9 @@ pytestmark = [
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
+# Every game the server ships, from the registry (replay_check runs in a process of its own,
+# which knows only these).
+GAMES = sorted(games())
 
 
 def pg_env(name: str | None = None) -> dict[str, str]:
@@ -81,7 +85,7 @@ def play_every_game(queue: TaskQueue) -> list[Match]:
     person against bots (rated), a resignation, a staff adjudication and abort, a match still
     running, one never started."""
     rng = random.Random(18)
-    for game in ("nibble", "nimble", "nimalia"):
+    for game in GAMES:
         bot_account_ensure(game, 1)
         bot_account_ensure(game, 2)
     staff = UserFactory(is_staff=True)
@@ -97,7 +101,8 @@ def play_every_game(queue: TaskQueue) -> list[Match]:
     for index, (game, config, seats) in enumerate(setups):
         to_end.append(match_create(user=people[index % 4], game=game, config=config,
                                    seats=seats))
-    for game, players in (("nibble", 2), ("nimble", 2), ("nimalia", 2), ("nimalia", 1)):
+    for game, players in [*((game, max(2, games()[game].engine.min_players)) for game in GAMES),
+                          ("nimalia", 1)]:
         to_end.append(match_create(user=people[0], game=game,
                                    seats=[SeatSpec("me")] + [bot] * (players - 1)))
     play_out(queue, to_end, rng=rng)
@@ -106,14 +111,14 @@ def play_every_game(queue: TaskQueue) -> list[Match]:
     # Person against person, left after a few moves each: one resigns, one is adjudicated,
     # one aborted by staff, one goes on.
     running: list[Match] = []
-    for game in ("nibble", "nimble", "nimalia"):
+    for game in GAMES:
         for _ in range(4):
             match = match_create(user=people[1], game=game,
                                  seats=[SeatSpec("me"), SeatSpec("open")])
             match_join(user=people[2], match_id=match.id)
             running.append(match)
     play_out(queue, running, rng=rng, max_human_moves=5)
-    for group in range(3):
+    for group in range(len(GAMES)):
         resigned, adjudicated, aborted = running[4 * group:4 * group + 3]
         match_resign(user=people[2], match_id=resigned.id)
         moderation.match_adjudicate(actor=staff, match_id=adjudicated.id,
@@ -131,12 +136,12 @@ def test_a_restored_dump_replays_every_match_to_its_stored_state(queue, restored
                                                                  tmp_path):
     played = play_every_game(queue)
     statuses = Counter((m.game, m.status) for m in Match.objects.all())
-    assert {game for game, _ in statuses} == {"nibble", "nimble", "nimalia"}
-    for game in ("nibble", "nimble", "nimalia"):
+    assert {game for game, _ in statuses} == set(GAMES)
+    for game in GAMES:
         assert statuses[(game, "finished")] >= 3, statuses
         assert statuses[(game, "active")] >= 1, statuses
         assert statuses[(game, "aborted")] >= 1, statuses
-    assert Match.objects.filter(outcome__reason="adjudicated").count() == 3
+    assert Match.objects.filter(outcome__reason="adjudicated").count() == len(GAMES)
     assert RatingChange.objects.exists()
     assert len(played) == Match.objects.count()
 
@@ -166,7 +171,7 @@ def test_a_restored_dump_replays_every_match_to_its_stored_state(queue, restored
     checked = replay_check(restored_name)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert f"total: {len(originals)} matches, 0 mismatches" in checked.stdout
-    for game in ("nibble", "nimble", "nimalia"):
+    for game in GAMES:
         assert f"{game}: " in checked.stdout
 
     # And the check does catch a copy that differs from its log.

@@ -1,5 +1,5 @@
 """``manage.py check --deploy`` passes with no warning on the production settings and the
-documented environment (README, "Security")."""
+documented environment (docs/security.md, "HTTPS and headers")."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from games.catalog import game, get_engine
+from games.catalog import game, games, get_engine
 from games.kit.protocol import apply_checked
 from games.kit.render.svg import esc
 from games.nibble.palette import NIBBLE_COLOURS
@@ -61,8 +61,10 @@ def finish(slug: str, players: int):
     return engine, state
 
 
-CASES = [("nibble", 2), ("nimble", 2), ("nimble", 4), ("nimalia", 1), ("nimalia", 2),
-         ("nimalia", 4)]
+# Every registered game with its fewest and its most players, and Nimalia with two.
+CASES = sorted({(slug, count) for slug, spec in games().items()
+                for count in (spec.engine.min_players, spec.engine.max_players)}
+               | {("nimalia", 2)})
 
 
 @pytest.mark.parametrize(("slug", "players"), CASES)

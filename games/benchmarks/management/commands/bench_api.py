@@ -229,6 +229,36 @@ class Tally:
             f"  errors:           {self.errors or 'none'}")
 
 
+@dataclass(frozen=True)
+class Plan:
+    """How a run goes: the modes measured, the clients and their processes, the servers, the
+    rounds (``seconds`` each) and the warm-up."""
+
+    modes: list[str]
+    clients: int
+    processes: int
+    workers: int
+    threads: int
+    rounds: int
+    seconds: float
+    warmup: float
+
+    @classmethod
+    def of(cls, options: dict[str, Any]) -> Plan:
+        floor = options["floor"]
+        rounds = options["rounds"] if floor else 1
+        return cls(modes=["floor", "real"] if floor else ["real"], clients=options["clients"],
+                   processes=max(1, min(options["client_processes"], options["clients"])),
+                   workers=options["workers"], threads=options["threads"], rounds=rounds,
+                   seconds=options["seconds"] / rounds, warmup=options["warmup"])
+
+    @property
+    def order(self) -> list[str]:
+        """Floor, real, real, floor, ...: each mode runs as often first as second."""
+        return [mode for n in range(self.rounds)
+                for mode in (self.modes if n % 2 == 0 else self.modes[::-1])]
+
+
 class Command(BaseCommand):
     help = ("Concurrent HTTP clients play Nibble against gunicorn; prints moves/s and latency "
             "(with --floor: against the framework floor too, and the ratio).")
@@ -251,79 +281,100 @@ class Command(BaseCommand):
     def handle(self, *args, **options) -> None:
         if connection.vendor != "postgresql":
             self.stderr.write("warning: not on PostgreSQL; set DATABASE_URL for real figures")
-        clients = options["clients"]
-        users = []
-        for n in range(2 * clients):
-            user, _ = User.objects.get_or_create(username=f"bench-{n}")
-            users.append((user, token_create(user, "bench").key))
-        specs = [{"tokens": (users[2 * i][1], users[2 * i + 1][1]),
-                  "opponent": users[2 * i + 1][0].username} for i in range(clients)]
-        modes = ["floor", "real"] if options["floor"] else ["real"]
-        floor_ids: list[Any] = []
-        if options["floor"]:
-            floor_ids = self._floor_matches([(users[2 * i][0], users[2 * i + 1][0])
-                                             for i in range(clients)])
-            for spec, match_id in zip(specs, floor_ids, strict=True):
-                spec["floor_match"] = str(match_id)
-
-        env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",
-               "THROTTLE_ANON": "1000000/min"}
-        processes = max(1, min(options["client_processes"], clients))
-        shares = [specs[n::processes] for n in range(processes)]
+        plan = Plan.of(options)
+        specs, floor_ids = self._clients(plan)
+        shares = [specs[n::plan.processes] for n in range(plan.processes)]
         servers: dict[str, tuple[int, subprocess.Popen]] = {}
-        tallies = {mode: Tally() for mode in modes}
-        rounds = options["rounds"] if options["floor"] else 1
-        seconds = options["seconds"] / rounds
-        # Floor, real, real, floor, ...: each mode runs as often first as second.
-        order = [mode for n in range(rounds) for mode in (modes if n % 2 == 0 else modes[::-1])]
         load_before = os.getloadavg()
         try:
-            for mode in modes:
-                port = _free_port()
-                servers[mode] = (port, subprocess.Popen(
-                    [sys.executable, "-m", "gunicorn",
-                     FLOOR_APP if mode == "floor" else REAL_APP, "--bind",
-                     f"127.0.0.1:{port}", "--workers", str(options["workers"]), "--threads",
-                     str(options["threads"]), "--log-level", "warning"],
-                    cwd=ROOT, env=env))
-            for port, server in servers.values():
-                self._wait_for(port, server)
-            # The forked client processes must not share the parent's database connection.
-            connections.close_all()
-            if options["warmup"] > 0:
-                for mode in modes:
-                    self._round(mode, servers[mode][0], shares, options["warmup"], seed=10_000)
-            with ProgressBar(len(order), "bench-api", stream=self.stderr) as bar:
-                for n, mode in enumerate(order):
-                    results, wall = self._round(mode, servers[mode][0], shares, seconds,
-                                                seed=1000 * n)
-                    tallies[mode].add(results, wall)
-                    bar.advance()
+            self._start_servers(plan, servers)
+            tallies = self._measure(plan, servers, shares)
         finally:
-            for _, server in servers.values():
-                server.terminate()
-            for _, server in servers.values():
-                server.wait(timeout=30)
-            if floor_ids:
-                Match.objects.filter(id__in=floor_ids).update(
-                    status=Match.Status.ABORTED, finished_at=timezone.now(), actors=[],
-                    outcome={"reason": "aborted"})
-            purge_task_queues()
+            self._stop(servers, floor_ids)
         load_after = os.getloadavg()
-
         if not tallies["real"].latencies:
             raise CommandError(f"no move succeeded; errors by status: {tallies['real'].errors}")
+        self._report(plan, tallies, load_before, load_after)
+
+    def _clients(self, plan: Plan) -> tuple[list[dict[str, Any]], list[Any]]:
+        """Each client's two accounts (and with the floor, its floor match); the floor
+        matches' ids."""
+        users = []
+        for n in range(2 * plan.clients):
+            user, _ = User.objects.get_or_create(username=f"bench-{n}")
+            users.append((user, token_create(user, "bench").key))
+        specs: list[dict[str, Any]] = [
+            {"tokens": (users[2 * i][1], users[2 * i + 1][1]),
+             "opponent": users[2 * i + 1][0].username} for i in range(plan.clients)]
+        floor_ids: list[Any] = []
+        if "floor" in plan.modes:
+            floor_ids = self._floor_matches([(users[2 * i][0], users[2 * i + 1][0])
+                                             for i in range(plan.clients)])
+            for spec, match_id in zip(specs, floor_ids, strict=True):
+                spec["floor_match"] = str(match_id)
+        return specs, floor_ids
+
+    def _start_servers(self, plan: Plan, servers: dict[str, tuple[int, subprocess.Popen]]
+                       ) -> None:
+        """A gunicorn per mode, added to ``servers`` as it starts (so a failure stops those
+        already started), then waited for."""
+        env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",
+               "THROTTLE_ANON": "1000000/min"}
+        for mode in plan.modes:
+            port = _free_port()
+            servers[mode] = (port, subprocess.Popen(
+                [sys.executable, "-m", "gunicorn",
+                 FLOOR_APP if mode == "floor" else REAL_APP, "--bind",
+                 f"127.0.0.1:{port}", "--workers", str(plan.workers), "--threads",
+                 str(plan.threads), "--log-level", "warning"],
+                cwd=ROOT, env=env))
+        for port, server in servers.values():
+            self._wait_for(port, server)
+
+    def _measure(self, plan: Plan, servers: dict[str, tuple[int, subprocess.Popen]],
+                 shares: list[list[dict[str, Any]]]) -> dict[str, Tally]:
+        """The warm-up, then the measured rounds in the plan's order."""
+        tallies = {mode: Tally() for mode in plan.modes}
+        # The forked client processes must not share the parent's database connection.
+        connections.close_all()
+        if plan.warmup > 0:
+            for mode in plan.modes:
+                self._round(mode, servers[mode][0], shares, plan.warmup, seed=10_000)
+        with ProgressBar(len(plan.order), "bench-api", stream=self.stderr) as bar:
+            for n, mode in enumerate(plan.order):
+                results, wall = self._round(mode, servers[mode][0], shares, plan.seconds,
+                                            seed=1000 * n)
+                tallies[mode].add(results, wall)
+                bar.advance()
+        return tallies
+
+    @staticmethod
+    def _stop(servers: dict[str, tuple[int, subprocess.Popen]], floor_ids: list[Any]) -> None:
+        """Stop the servers, end the floor matches and drop the tasks the run queued."""
+        for _, server in servers.values():
+            server.terminate()
+        for _, server in servers.values():
+            server.wait(timeout=30)
+        if floor_ids:
+            Match.objects.filter(id__in=floor_ids).update(
+                status=Match.Status.ABORTED, finished_at=timezone.now(), actors=[],
+                outcome={"reason": "aborted"})
+        purge_task_queues()
+
+    def _report(self, plan: Plan, tallies: dict[str, Tally],
+                load_before: tuple[float, float, float],
+                load_after: tuple[float, float, float]) -> None:
         self.stdout.write(
-            f"clients={clients} in {processes} processes "
-            f"gunicorn={options['workers']}x{options['threads']} database={connection.vendor} "
-            f"rounds={rounds}x{seconds:.1f}s per mode\n"
+            f"clients={plan.clients} in {plan.processes} processes "
+            f"gunicorn={plan.workers}x{plan.threads} database={connection.vendor} "
+            f"rounds={plan.rounds}x{plan.seconds:.1f}s per mode\n"
             f"load average (1/5/15 min) before: {self._load(load_before)}; "
             f"after: {self._load(load_after)}")
         labels = {"real": "move path (POST /api/matches/<id>/moves)",
                   "floor": "framework floor (games.benchmarks.floor)"}
-        for mode in modes:
+        for mode in plan.modes:
             self.stdout.write(tallies[mode].lines(labels[mode]))
-        if options["floor"] and tallies["floor"].rate:
+        if "floor" in plan.modes and tallies["floor"].rate:
             real, floor = tallies["real"], tallies["floor"]
             self.stdout.write(
                 f"move path / floor: {real.rate / floor.rate:.2f} of the floor's moves/s; "

@@ -213,8 +213,6 @@ class ServerProcess:
                 self.process.wait()
 
 
-
-
 @dataclass
 class Answer:
     match: int = 0  # index of the match the client is about
@@ -469,6 +467,36 @@ class Command(BaseCommand):
         answers = [Answer(match=index % count) for index in range(clients)]
         for index in range(count):
             answers[index].actor = True  # the first client of each match
+        tasks = await self._connect(server, setup, answers, options)
+        connected = sum(1 for answer in answers if not answer.error)
+
+        # Every request is sent; the server is done reading them once its CPU goes quiet.
+        settle_started = time.perf_counter()
+        await self._settle(server, limit=max(5.0, options["wait"] / 3))
+        settle_seconds = time.perf_counter() - settle_started
+        waiting = server.status()
+        sockets = server.sockets()
+        early = sum(1 for answer in answers if answer.done_at)
+
+        self.move_error = ""
+        sampler = Sampler(server.pid, ROOT / "var" / "bench-longpoll-profile.txt") \
+            if options["profile"] else None
+        cpu_before = server.cpu_seconds()
+        trigger_at = time.perf_counter()
+        await asyncio.gather(*(self._move(mover.port, match) for match in setup.matches))
+        moves_seconds = time.perf_counter() - trigger_at
+        await self._wake_up(tasks, options["wait"])
+        cpu = server.cpu_seconds() - cpu_before
+        profile = sampler.stop() if sampler is not None else []
+        return {"cpu": cpu, "answers": answers, "connected": connected, "early": early,
+                "waiting": waiting, "sockets": sockets, "settle": settle_seconds,
+                "trigger_at": trigger_at, "moves_seconds": moves_seconds, "profile": profile}
+
+    async def _connect(self, server: ServerProcess, setup: Setup, answers: list[Answer],
+                       options) -> list[asyncio.Task]:
+        """Open every client's connection and send its wait, ``--connect-concurrency`` at
+        once; returns, once every request is sent, the tasks that read the answers."""
+        clients = len(answers)
         sse = options["transport"] == "sse"
         gate = asyncio.Semaphore(options["connect_concurrency"])
         sent = asyncio.Event()
@@ -504,37 +532,18 @@ class Command(BaseCommand):
 
             tasks = [asyncio.create_task(client(index)) for index in range(clients)]
             await sent.wait()
-        connected = sum(1 for answer in answers if not answer.error)
+        return tasks
 
-        # Every request is sent; the server is done reading them once its CPU goes quiet.
-        settle_started = time.perf_counter()
-        await self._settle(server, limit=max(5.0, options["wait"] / 3))
-        settle_seconds = time.perf_counter() - settle_started
-        waiting = server.status()
-        sockets = server.sockets()
-        early = sum(1 for answer in answers if answer.done_at)
-
-        self.move_error = ""
-        sampler = Sampler(server.pid, ROOT / "var" / "bench-longpoll-profile.txt") \
-            if options["profile"] else None
-        cpu_before = server.cpu_seconds()
-        trigger_at = time.perf_counter()
-        await asyncio.gather(*(self._move(mover.port, match) for match in setup.matches))
-        moves_seconds = time.perf_counter() - trigger_at
-
-        with ProgressBar(clients, "wake-up", stream=self.stderr) as bar:
+    async def _wake_up(self, tasks: list[asyncio.Task], wait: int) -> None:
+        """Until every client has its answer, or the long-polls' wait and 30 s more."""
+        with ProgressBar(len(tasks), "wake-up", stream=self.stderr) as bar:
             pending = set(tasks)
-            deadline = time.monotonic() + options["wait"] + 30
+            deadline = time.monotonic() + wait + 30
             while pending and time.monotonic() < deadline:
                 done, pending = await asyncio.wait(pending, timeout=0.5)
                 bar.advance(len(done))
             for task in pending:
                 task.cancel()
-        cpu = server.cpu_seconds() - cpu_before
-        profile = sampler.stop() if sampler is not None else []
-        return {"cpu": cpu, "answers": answers, "connected": connected, "early": early,
-                "waiting": waiting, "sockets": sockets, "settle": settle_seconds,
-                "trigger_at": trigger_at, "moves_seconds": moves_seconds, "profile": profile}
 
     async def _move(self, port: int, match: BenchMatch) -> None:
         reader, writer = await asyncio.open_connection(HOST, port)
@@ -567,18 +576,10 @@ class Command(BaseCommand):
                 after: dict, result: dict) -> str:
         answers: list[Answer] = result["answers"]
         woken = [answer for answer in answers if answer.woken]
-
-        def latency(answer: Answer) -> float:
-            return answer.done_at - setup.matches[answer.match].answered_at
-
-        everyone = [latency(a) for a in woken]
-        watchers = [latency(a) for a in woken if not a.actor]
-        actors = [latency(a) for a in woken if a.actor]
-        errors: dict[str, int] = {}
-        for answer in answers:
-            if answer.error or (answer.status and answer.status != 200):
-                key = answer.error or f"HTTP {answer.status}"
-                errors[key] = errors.get(key, 0) + 1
+        everyone = [_latency(setup, a) for a in woken]
+        watchers = [_latency(setup, a) for a in woken if not a.actor]
+        actors = [_latency(setup, a) for a in woken if a.actor]
+        errors = _errors(answers)
         moves: dict[int, int] = {}
         for match in setup.matches:
             moves[match.status] = moves.get(match.status, 0) + 1
@@ -586,19 +587,6 @@ class Command(BaseCommand):
         not_woken = len(answers) - len(woken)
         waiting = result["waiting"]
         per_client = (waiting["VmRSS"] - idle["VmRSS"]) / max(result["connected"], 1)
-
-        def ms(value: float) -> str:
-            return f"{1000 * value:7.1f} ms"
-
-        def mib(kib: int) -> str:
-            return f"{kib / 1024:7.1f} MiB"
-
-        def spread(values: list[float]) -> str:
-            if not values:
-                return "none"
-            return (f"p50 {ms(percentile(values, 0.5))}  p95 {ms(percentile(values, 0.95))}  "
-                    f"p99 {ms(percentile(values, 0.99))}  max {ms(max(values))}")
-
         title = (f"case={case} clients={clients} matches={len(setup.matches)} "
                  f"transport={options['transport']} moves-to={options['moves_to']} "
                  f"connection={options['connection']}")
@@ -615,12 +603,12 @@ class Command(BaseCommand):
             + (f"; the first refused: {self.move_error[:300]}" if self.move_error else ""),
             f"  got the change: {len(woken)} of {clients}   without it: {not_woken}   "
             f"unanswered: {missing}   errors: {errors or 'none'}",
-            f"  latency after the move's 201, all:    {spread(everyone)}",
-            f"  latency after the move's 201, match:  {spread(watchers)}",
-            f"  latency after the move's 201, actors: {spread(actors)}",
-            f"  server RSS idle {mib(idle['VmRSS'])}, all waiting {mib(waiting['VmRSS'])} "
-            f"(+{per_client:.1f} KiB per client), after {mib(after['VmRSS'])} "
-            f"(peak {mib(after['VmHWM'])})",
+            f"  latency after the move's 201, all:    {_spread(everyone)}",
+            f"  latency after the move's 201, match:  {_spread(watchers)}",
+            f"  latency after the move's 201, actors: {_spread(actors)}",
+            f"  server RSS idle {_mib(idle['VmRSS'])}, all waiting {_mib(waiting['VmRSS'])} "
+            f"(+{per_client:.1f} KiB per client), after {_mib(after['VmRSS'])} "
+            f"(peak {_mib(after['VmHWM'])})",
             f"  server threads: idle {idle['Threads']}, all waiting {waiting['Threads']}, "
             f"after {after['Threads']}",
             f"  server CPU for the moves and wake-ups: {result['cpu']:.2f} s "
@@ -633,3 +621,33 @@ class Command(BaseCommand):
                 f" ms, p99 {1000 * percentile(everyone, .99):.0f} ms (actors p50 "
                 f"{1000 * percentile(actors, .5):.0f} ms); RSS +{per_client:.1f} KiB/client; "
                 f"CPU {result['cpu']:.2f} s; load {load}")
+
+
+def _latency(setup: Setup, answer: Answer) -> float:
+    """From the answer to the client's match's move to the client's own answer."""
+    return answer.done_at - setup.matches[answer.match].answered_at
+
+
+def _errors(answers: list[Answer]) -> dict[str, int]:
+    """Clients that failed or got another status than 200, by what happened."""
+    errors: dict[str, int] = {}
+    for answer in answers:
+        if answer.error or (answer.status and answer.status != 200):
+            key = answer.error or f"HTTP {answer.status}"
+            errors[key] = errors.get(key, 0) + 1
+    return errors
+
+
+def _ms(value: float) -> str:
+    return f"{1000 * value:7.1f} ms"
+
+
+def _mib(kib: int) -> str:
+    return f"{kib / 1024:7.1f} MiB"
+
+
+def _spread(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return (f"p50 {_ms(percentile(values, 0.5))}  p95 {_ms(percentile(values, 0.95))}  "
+            f"p99 {_ms(percentile(values, 0.99))}  max {_ms(max(values))}")
