@@ -29,16 +29,17 @@ run: $(STAMP) messages
 test: lint clients messages
 	$(BIN)/python scripts/test_suite.py
 
-## make test-fast: the inner loop, under two minutes: the tests of the pure game packages (the
-## engines, the clocks' arithmetic, Nim the fourth game, the engines' hidden-information checks)
-## and of the module layers (tests/test_layers.py), on SQLite and without Redis, a browser or a
-## worker process, whatever DATABASE_URL and CELERY_BROKER_URL say. Not in it: the bots (their
-## level-4 searches take minutes) and everything that goes through Django's views or services.
+## make test-fast: the inner loop, under two minutes (two processes, about two minutes of CPU):
+## the tests of the pure game packages (the engines, the clocks' arithmetic, Nim the fourth game
+## with one match of it over HTTP, the engines' hidden-information checks) and of the module
+## layers (tests/test_layers.py), on SQLite and without Redis, a browser or a worker process,
+## whatever DATABASE_URL and CELERY_BROKER_URL say. Not in it: the bots (their level-4 searches
+## take minutes) and the API, services, notifications, browser and integration tests.
 FAST_TESTS := tests/engines tests/clocks tests/fourth_game tests/test_layers.py \
   tests/hidden/test_engine_invariance.py tests/hidden/test_variants.py
 test-fast: $(STAMP)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \
-	  $(BIN)/python -m pytest -q $(FAST_TESTS)
+	  $(BIN)/python -m pytest -q -n 2 $(FAST_TESTS)
 
 ## make system-packages: the Debian packages the tests need (Chromium, the Hangul font
 ## fonts-noto-cjk, node and npm, gettext), installed where missing (root or sudo);
