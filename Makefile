@@ -31,7 +31,7 @@ test: lint clients messages
 
 ## make test-fast: the inner loop, under two minutes (two processes, about two minutes of CPU):
 ## the tests of the pure game packages (the engines, the clocks' arithmetic, Nim the fourth game
-## with one match of it over HTTP, the engines' hidden-information checks) and of the module
+## and its matches over HTTP, the engines' hidden-information checks) and of the module
 ## layers (tests/test_layers.py), on SQLite and without Redis, a browser or a worker process,
 ## whatever DATABASE_URL and CELERY_BROKER_URL say. Not in it: the bots (their level-4 searches
 ## take minutes) and the API, services, notifications, browser and integration tests.
