@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint clients messages bench bench-api bench-sweep profile-moves clean
+.PHONY: run test test-fast system-packages lint clients messages bench bench-api bench-sweep profile-moves clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,10 +23,29 @@ run: $(STAMP) messages
 	$(BIN)/python scripts/run_local.py --port $(PORT)
 
 ## make test: the checks below, then the whole suite (PostgreSQL and Redis when DATABASE_URL /
-## CELERY_BROKER_URL are set): the browser and integration tests and the rest in two pytest
-## processes at once, each on a database of its own (scripts/test_suite.py)
+## CELERY_BROKER_URL are set) in four pytest processes at once (pytest-xdist), each on a
+## database and a Redis database number of its own (scripts/test_suite.py). The system packages
+## the tests need come from make system-packages.
 test: lint clients messages
 	$(BIN)/python scripts/test_suite.py
+
+## make test-fast: the inner loop, under two minutes (two processes, about two minutes of CPU):
+## the tests of the pure game packages (the engines, the clocks' arithmetic, Nim the fourth game
+## and its matches over HTTP, the engines' hidden-information checks) and of the module
+## layers (tests/test_layers.py), on SQLite and without Redis, a browser or a worker process,
+## whatever DATABASE_URL and CELERY_BROKER_URL say. Not in it: the bots (their level-4 searches
+## take minutes) and the API, services, notifications, browser and integration tests.
+FAST_TESTS := tests/engines tests/clocks tests/fourth_game tests/test_layers.py \
+  tests/hidden/test_engine_invariance.py tests/hidden/test_variants.py
+test-fast: $(STAMP)
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \
+	  $(BIN)/python -m pytest -q -n 2 $(FAST_TESTS)
+
+## make system-packages: the Debian packages the tests need (Chromium, the Hangul font
+## fonts-noto-cjk, node and npm, gettext), installed where missing (root or sudo);
+## .ci/run runs it too
+system-packages:
+	bash scripts/system-packages.sh
 
 ## make clients: the TypeScript client check (needs node and npm): types generated from
 ## docs/openapi.yaml by openapi-typescript, a small client type-checked by tsc --noEmit. The
