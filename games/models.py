@@ -168,14 +168,16 @@ class Move(models.Model):
 
 
 class IdempotencyRecord(models.Model):
-    """The first answer to a request sent with an Idempotency-Key, replayed on retries."""
+    """The first answer to a request sent with an Idempotency-Key, replayed on retries: its
+    status and its body exactly as it was sent (the rendered text, so a retry answers the very
+    same bytes)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=255)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
     fingerprint = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField()
-    body = models.JSONField()
+    body = models.TextField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -17,7 +18,10 @@ from config.api import (
 )
 from games import selectors, services
 from games.api import schemas
+from games.api.idempotency import answer_replay, answer_store
 from games.api.schemas import GAME_SLUGS, GameField
+from games.exceptions import NotSeated
+from games.models import IdempotencyRecord
 from games.notify.limits import player_looked
 
 DAYS_PER_TURN = (1, 2, 3, 5, 7, 14)
@@ -170,8 +174,6 @@ class MatchDetailApi(APIView):
                               **error_responses(404)})
     def get(self, request, match_id):
         match = selectors.match_access(user=request.user, match_id=match_id)
-        if request.user.is_authenticated:  # looked at: lifts the "your turn" limit
-            player_looked(user_id=request.user.id, match_id=match.id)
         if request.headers.get("If-None-Match") == match.etag:
             return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": match.etag})
         return Response(selectors.match_detail(match, request.user),
@@ -226,12 +228,24 @@ class MatchMoveApi(APIView):
     def post(self, request, match_id):
         data = MoveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        body = services.match_move_submit(
-            user=request.user, match_id=match_id, move=data.validated_data["move"],
-            expected_version=data.validated_data.get("expected_version"),
-            idempotency_key=_idempotency_key(request),
-        )
-        return Response(body, status=status.HTTP_201_CREATED)
+        move = data.validated_data["move"]
+        expected_version = data.validated_data.get("expected_version")
+        key = _idempotency_key(request)
+        if key is None:
+            result = services.match_move_submit(user=request.user, match_id=match_id, move=move,
+                                                expected_version=expected_version)
+            return Response(_move_answer(result, request.user), status=status.HTTP_201_CREATED)
+        # The move and the answer kept for its retries commit together.
+        with transaction.atomic():
+            result = services.match_move_submit(
+                user=request.user, match_id=match_id, move=move,
+                expected_version=expected_version, idempotency_key=key)
+            if isinstance(result, IdempotencyRecord):  # a retry: the first answer again
+                return answer_replay(result)
+            return answer_store(
+                view=self, request=request, key=key, match=result.match,
+                fingerprint=services.request_fingerprint(move, expected_version),
+                status=status.HTTP_201_CREATED, body=_move_answer(result, request.user))
 
     @extend_schema(operation_id="matches_moves_list",
                    parameters=[
@@ -247,6 +261,37 @@ class MatchMoveApi(APIView):
         match = selectors.match_access(user=request.user, match_id=match_id)
         return Response(selectors.match_move_log(match=match, user=request.user,
                                                  **filters.validated_data))
+
+
+def _move_answer(result, user) -> dict:
+    """A recorded move as the mover is answered: its seq, the events its seat was shown and the
+    match after it."""
+    assert isinstance(result, services.MoveResult)  # a retry is answered before
+    return {"seq": result.seq, "events": result.events,
+            "match": selectors.match_detail(result.match, user, state=result.state)}
+
+
+class MatchSeenApi(APIView):
+    """The player looked at the match (a match page showed its position): the next "your
+    turn" notice may go out (see the flood limit in the README)."""
+
+    def throttle_exempt(self, request) -> bool:
+        """Never refused to a seat of the match, however busy its client."""
+        return selectors.user_seated(user=request.user, match_id=self.kwargs["match_id"])
+
+    @extend_schema(operation_id="matches_seen", request=None,
+                   description=(
+                       "Record that the caller, a seat of the match, looked at it: after a "
+                       "\"your turn\" notice, the next one for this match goes out only once "
+                       "the player has looked at the match (or moved in it). Changes nothing "
+                       "else; reading the match (GET) records nothing."),
+                   responses={204: None, **error_responses(403, 404)})
+    def post(self, request, match_id):
+        match = selectors.match_access(user=request.user, match_id=match_id)
+        if selectors.seat_of(match, request.user) is None:
+            raise NotSeated()
+        player_looked(user_id=request.user.id, match_id=match.id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class MatchMovePreviewApi(APIView):

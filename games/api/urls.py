@@ -18,6 +18,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>", apis.MatchDetailApi.as_view(), name="match"),
     path("matches/<uuid:match_id>/join", apis.MatchJoinApi.as_view(), name="join"),
     path("matches/<uuid:match_id>/decline", apis.MatchDeclineApi.as_view(), name="decline"),
+    path("matches/<uuid:match_id>/seen", apis.MatchSeenApi.as_view(), name="seen"),
     path("matches/<uuid:match_id>/moves", apis.MatchMoveApi.as_view(), name="moves"),
     path("matches/<uuid:match_id>/events", longpoll.match_events, name="match-events"),
     path("matches/<uuid:match_id>/stream", longpoll.match_stream, name="match-stream"),

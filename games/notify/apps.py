@@ -10,3 +10,8 @@ class NotifyConfig(AppConfig):
     def ready(self) -> None:
         # The tasks run eagerly in-process (tests) only where the process knows them.
         import games.notify.tasks  # noqa: F401
+        from games.notify.reach import user_reachable
+        from games.services.reachability import reachability_register
+
+        # The services ask whether a seat's player could be told anything at all.
+        reachability_register(user_reachable)

@@ -15,10 +15,11 @@ from games.selectors.matches import (
     match_loaded,
     match_move_log,
     match_moves_for_user,
+    match_of_rows,
     match_reread,
+    match_rows,
     match_seats,
     match_state,
-    match_state_keep,
     match_summary,
     match_visible,
     matches_awaiting,
@@ -31,12 +32,13 @@ from games.selectors.matches import (
     seat_summary,
     seats_prefetch,
     user_must_act,
+    user_seated,
 )
 
 __all__ = ["PUBLIC_STATUSES", "TAKEOVER_LEVEL", "bot_list", "game_engine", "game_list",
            "invitations_for", "match_access", "match_detail", "match_events", "match_inbox",
-           "match_list", "match_loaded", "match_move_log", "match_moves_for_user", "match_reread",
-           "match_seats", "match_state", "match_state_keep", "match_summary", "match_visible",
-           "matches_awaiting", "matches_loaded", "move_log_entry", "moves_after",
+           "match_list", "match_loaded", "match_move_log", "match_moves_for_user", "match_of_rows",
+           "match_reread", "match_rows", "match_seats", "match_state", "match_summary",
+           "match_visible", "matches_awaiting", "matches_loaded", "move_log_entry", "moves_after",
            "moves_after_many", "seat_bot_level", "seat_of", "seat_summary", "seats_prefetch",
-           "user_must_act"]
+           "user_must_act", "user_seated"]

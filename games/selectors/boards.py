@@ -16,9 +16,9 @@ from accounts.models import User
 from config.exceptions import Conflict
 from games.catalog import get_engine
 from games.exceptions import MatchNotStarted
-from games.kit.protocol import Engine, EngineError, State, apply_checked
 from games.kit.render import REVISION
-from games.models import Match, Move
+from games.models import Match
+from games.movelog import state_at
 from games.selectors.matches import PUBLIC_STATUSES, match_seats, seat_of
 
 
@@ -26,10 +26,6 @@ class ReplayNotAvailable(Conflict):
     code = "replay_not_available"
     default_message = ("Past positions are drawn only once the match is over; leave out seq "
                        "for the current one.")
-
-
-class ReplayBroken(RuntimeError):
-    """The move log does not replay through the rules: a server bug, never the caller's."""
 
 
 @dataclass(frozen=True)
@@ -79,44 +75,3 @@ def board_picture(*, match: Match, user: User, seq: int | None = None) -> BoardP
              for seat in match_seats(match)]
     return BoardPicture(game=match.game, view=view, names=names,
                         etag=board_etag(match, seq), past=seq is not None)
-
-
-def state_at(match: Match, engine: Engine, seq: int) -> State:
-    """The state after move ``seq``: the match's first state from its seed, then the log's
-    moves, system steps and forfeits up to ``seq`` through the engine, as they were recorded."""
-    if not 0 <= seq <= match.version:
-        raise ValueError(f"Match {match.id} has positions 0 to {match.version}, not {seq}.")
-    state = engine.initial_state(num_players=match.num_players, config=match.config,
-                                 seed=match.seed)
-    moves = (Move.objects.filter(match=match, seq__lte=seq).order_by("seq")
-             .only("seq", "kind", "seat", "payload"))
-    for move in moves:
-        try:
-            state = _replayed(engine, state, move)
-        except (EngineError, ValueError, KeyError, TypeError) as exc:
-            raise ReplayBroken(f"Move {move.seq} of match {match.id} does not replay: "
-                               f"{exc}") from exc
-    return state
-
-
-def _replayed(engine: Engine, state: State, move: Move) -> State:
-    if move.kind == Move.Kind.SYSTEM:
-        payload = move.payload if isinstance(move.payload, dict) else {}
-        if payload.get("reason") == "idle":
-            # The server's stall guard for real-time matches (deadlines.match_deadline_expire).
-            return engine.end_stalemate(state).state  # type: ignore[attr-defined]
-        if payload.get("reason") == "adjudicated":
-            # A result declared by staff (games.services.moderation): the game state stays.
-            return state
-        transition = engine.system_step(state)
-        if transition is None:
-            raise ValueError("a system step was recorded where none was due")
-        return transition.state
-    if move.kind not in (Move.Kind.MOVE, Move.Kind.FORFEIT):
-        raise ValueError(f"unknown move kind {move.kind!r}")
-    seat = move.seat
-    if seat is None:
-        raise ValueError(f"a {move.kind} without a seat")
-    if move.kind == Move.Kind.MOVE:
-        return apply_checked(engine, state, seat, engine.parse_move(move.payload)).state
-    return engine.forfeit(state, seat).state

@@ -6,7 +6,7 @@ import operator
 import re
 from collections.abc import Iterable, Sequence
 from functools import reduce
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from django.contrib.auth.models import AnonymousUser
@@ -63,17 +63,28 @@ def match_access(*, user: User, match_id: UUID | str) -> Match:
     return match
 
 
-def match_loaded(match_id: UUID | str, seats: QuerySet[Seat] | None = None) -> Match | None:
+def match_loaded(match_id: UUID | str) -> Match | None:
     """The match, read with its seats and their players in one query (every match has at least
-    one seat), so ``match_seats`` reads no more; None when it is missing or the id malformed.
-    ``seats``: the seat rows to read from (``match_lock`` passes a queryset locking the match
-    row)."""
-    queryset = Seat.objects.all() if seats is None else seats
+    one seat), so ``match_seats`` reads no more; None when it is missing or the id malformed."""
+    return match_of_rows(list(match_rows(match_id, Seat.objects.all())))
+
+
+SeatRow = TypeVar("SeatRow", bound=Seat)
+
+
+def match_rows(match_id: UUID | str, seats: QuerySet[SeatRow]) -> QuerySet[SeatRow]:
+    """The match's seat rows from ``seats``, each with its match and player, in index order,
+    read in one query (``match_lock`` passes seats that lock the match row); none when the
+    match is missing or the id malformed."""
     try:
-        rows = list(queryset.filter(match_id=match_id).select_related("match", "user")
-                    .order_by("index"))
+        return seats.filter(match_id=match_id).select_related("match", "user").order_by("index")
     except (ValueError, ValidationError):
-        return None
+        return seats.none()
+
+
+def match_of_rows(rows: Sequence[Seat]) -> Match | None:
+    """The match of one match's seat rows (``match_rows``), its seats kept where
+    ``match_seats`` finds them; None for no rows."""
     return _matches_of(rows).get(rows[0].match_id) if rows else None
 
 
@@ -99,24 +110,25 @@ def _matches_of(rows: Iterable[Seat]) -> dict[UUID, Match]:
     return matches
 
 
-def match_visible(match: Match, user: User | AnonymousUser) -> bool:
+def match_visible(match: Match, user: User | AnonymousUser,
+                  seats: Sequence[Seat] | None = None) -> bool:
     """Whether ``user`` (or an anonymous visitor) may see the match (see ``_visible_filter``),
-    from its loaded seats."""
-    seats = match_seats(match)
+    from its seats (``seats``, else its loaded ones)."""
+    seats = match_seats(match) if seats is None else seats
     if user.is_authenticated and (match.created_by_id == user.id
                                   or any(seat.user_id == user.id for seat in seats)):
         return True
-    if match_private(match):
+    if match_private(match, seats):
         return False
     open_seat = match.status == Match.Status.OPEN and any(s.is_open for s in seats)
     return open_seat or match.status in PUBLIC_STATUSES
 
 
-def match_private(match: Match) -> bool:
+def match_private(match: Match, seats: Sequence[Seat] | None = None) -> bool:
     """Whether only the seats (and the creator) may see the match: it is marked private, or
-    one of its players keeps their matches private (from the loaded seats)."""
+    one of its players keeps their matches private (from ``seats``, else the loaded ones)."""
     return match.private or any(seat.user is not None and seat.user.matches_private
-                                for seat in match_seats(match))
+                                for seat in (match_seats(match) if seats is None else seats))
 
 
 # Where a match read through ``seats_prefetch()`` or ``match_loaded`` keeps its seats.
@@ -140,27 +152,11 @@ def match_seats(match: Match) -> list[Seat]:
     return seats
 
 
-# Where a match object keeps the game state its snapshot loads to, with that snapshot.
-STATE_ATTR = "_loaded_state"
-
-
 def match_state(match: Match, engine: Engine) -> Any:
-    """The game state of a started match, loaded from its snapshot at most once per snapshot
-    and match object: a move's check, its recording and the answer's view share one load."""
-    snapshot = match.state
-    if snapshot is None:
+    """The game state of a started match, loaded from its snapshot."""
+    if match.state is None:
         raise MatchNotStarted()
-    loaded: tuple[Any, Any] | None = getattr(match, STATE_ATTR, None)
-    if loaded is not None and loaded[0] is snapshot:
-        return loaded[1]
-    state = engine.load(snapshot)
-    setattr(match, STATE_ATTR, (snapshot, state))
-    return state
-
-
-def match_state_keep(match: Match, state: Any) -> None:
-    """Remember that the match's snapshot, just dumped from ``state``, loads to ``state``."""
-    setattr(match, STATE_ATTR, (match.state, state))
+    return engine.load(match.state)
 
 
 # A seat whose player left a match that cannot go on without it is played at this level.
@@ -227,14 +223,18 @@ def match_summary(match: Match, user: User | AnonymousUser) -> shapes.MatchSumma
     }
 
 
-def match_detail(match: Match, user: User | AnonymousUser) -> shapes.MatchDetail:
-    """The caller's view of a match: the summary plus the game as the caller's seat sees it."""
+def match_detail(match: Match, user: User | AnonymousUser, *,
+                 state: Any = None) -> shapes.MatchDetail:
+    """The caller's view of a match: the summary plus the game as the caller's seat sees it.
+    ``state``: the match's current game state when the caller holds it already (the one its
+    snapshot loads to), else it is loaded here."""
     summary = match_summary(match, user)
     view = None
     legal_moves = None
     if match.state is not None:
         engine = get_engine(match.game)
-        view = engine.view(match_state(match, engine), summary["your_seat"])
+        current = match_state(match, engine) if state is None else state
+        view = engine.view(current, summary["your_seat"])
         legal_moves = view.pop("legal_moves", None)
     return {
         **summary,
@@ -357,6 +357,11 @@ def user_must_act(*, user: User, match_id: UUID) -> bool:
     seats = Seat.objects.filter(match_id=match_id, user=user).values_list(
         "index", "match__actors")
     return any(index in actors for index, actors in seats)
+
+
+def user_seated(*, user: User, match_id: UUID) -> bool:
+    """Whether the user holds a seat of the match."""
+    return Seat.objects.filter(match_id=match_id, user=user).exists()
 
 
 def match_inbox(*, user: User) -> list[Match]:

@@ -16,10 +16,7 @@ from typing import Any
 
 from games.catalog import engines
 from games.models import Match, Move
-from games.selectors.boards import ReplayBroken, state_at
-
-# The outcome reason of a result staff declared (games.services.moderation.ADJUDICATED).
-ADJUDICATED = "adjudicated"
+from games.movelog import ADJUDICATED, ReplayBroken, declared_outcome, state_at
 
 
 @dataclass(frozen=True)
@@ -60,9 +57,7 @@ def match_replay_problem(match: Match) -> str | None:
         stored = match.outcome or {}
         if stored.get("reason") == ADJUDICATED:
             last = Move.objects.filter(match=match, seq=match.version).first()
-            declared = (last.events[0] if last is not None and last.kind == Move.Kind.SYSTEM
-                        and last.events else {})
-            if {k: v for k, v in declared.items() if k != "type"} != _plain(stored):
+            if declared_outcome(last) != _plain(stored):
                 return "the adjudicated outcome differs from the log's declaration"
         else:
             outcome = engine.outcome(state)

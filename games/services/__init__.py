@@ -6,9 +6,9 @@ commit, what becomes due. The modules below hold the services, by what they chan
 """
 
 from games.services.bots import (
-    LEVELS,
     bot_account_ensure,
     bot_accounts_ensure,
+    bot_levels,
     bot_username,
     match_bot_move_play,
     match_bot_race_tick,
@@ -20,7 +20,7 @@ from games.services.deadlines import (
 )
 from games.services.due import due_work_sweep
 from games.services.leaving import match_abort, match_resign
-from games.services.locking import match_lock
+from games.services.locking import LockedMatch, match_lock
 from games.services.matches import (
     SeatSpec,
     match_create,
@@ -28,13 +28,18 @@ from games.services.matches import (
     match_join,
     match_rematch,
 )
-from games.services.moves import match_move_preview, match_move_submit
+from games.services.moves import (
+    MoveResult,
+    match_move_preview,
+    match_move_submit,
+    request_fingerprint,
+)
 from games.services.ratings import match_rate
 from games.services.system import match_system_step_run
 
-__all__ = ["LEVELS", "SeatSpec", "bot_account_ensure", "bot_accounts_ensure", "bot_username",
-           "deadlines_sweep", "due_work_sweep", "match_abort", "match_bot_move_play",
-           "match_bot_race_tick", "match_create", "match_deadline_expire",
-           "match_deadline_remind", "match_decline", "match_join", "match_lock",
-           "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
-           "match_resign", "match_system_step_run"]
+__all__ = ["LockedMatch", "MoveResult", "SeatSpec", "bot_account_ensure",
+           "bot_accounts_ensure", "bot_levels", "bot_username", "deadlines_sweep", "due_work_sweep",
+           "match_abort", "match_bot_move_play", "match_bot_race_tick", "match_create",
+           "match_deadline_expire", "match_deadline_remind", "match_decline", "match_join",
+           "match_lock", "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
+           "match_resign", "match_system_step_run", "request_fingerprint"]

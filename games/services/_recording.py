@@ -1,9 +1,11 @@
 """The one recording path: how a locked match changes, and what follows after commit.
 
 Private to the services. Every transition of a match (a person's move, a bot's, a system step,
-a forfeit, a deadline's stalemate) is written by ``record``; a match starts through ``start``
-and is called off through ``abort``. Each takes a match from ``match_lock`` in the running
-transaction and refuses any other, so nothing writes a match it has not locked.
+a forfeit, a deadline's stalemate) is written by ``record``; a result declared from outside the
+game by ``decide``; both end a match through ``_finish``. A match starts through ``start`` and is
+called off through ``abort``. Each takes the ``LockedMatch`` of ``match_lock`` in the running
+transaction and refuses anything else, so nothing writes a match it has not locked. What each
+log entry holds is ``games.movelog``'s to say.
 """
 
 from __future__ import annotations
@@ -16,121 +18,115 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from games.catalog import get_engine
+from games import movelog
 from games.exceptions import MatchNotStarted
-from games.kit.protocol import AnyEngine, Outcome, Transition, apply_checked
+from games.kit.protocol import Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
-from games.selectors import match_seats, match_state, match_state_keep
 from games.services import due, scheduling
-from games.services.locking import lock_held, seat_reachable
+from games.services.locking import LockedMatch, lock_held
 from games.services.notifications import match_changed, notify, wake_after_commit
 
 
-def _require_lock(match: Match) -> None:
-    if not lock_held(match):
+def _require_lock(locked: LockedMatch) -> None:
+    if not lock_held(locked):
         raise RuntimeError("A match is written only under match_lock, in the same transaction.")
 
 
-def state_of(match: Match, engine: AnyEngine) -> Any:
-    """The game state of a match that has started, loaded from its snapshot."""
-    if match.state is None:
-        raise MatchNotStarted()
-    return match_state(match, engine)
-
-
-def play(*, match: Match, seat: int, user: User | None, payload: Any) -> Move:
+def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any) -> Move:
     """Parse a seat's move, check it against the current state and record it; the engine's
     coded errors (malformed, not your turn, illegal) leave the match untouched."""
-    engine = get_engine(match.game)
+    _require_lock(locked)
+    engine = locked.engine
     move = engine.parse_move(payload)
-    transition = apply_checked(engine, state_of(match, engine), seat, move)
-    return record(match=match, engine=engine, kind=Move.Kind.MOVE, seat=seat, user=user,
+    transition = apply_checked(engine, locked.state, seat, move)
+    return record(locked=locked, kind=Move.Kind.MOVE, seat=seat, user=user,
                   payload=engine.dump_move(move), transition=transition)
 
 
-def record(*, match: Match, engine: AnyEngine, kind: str, seat: int | None,
-           user: User | None, payload: dict[str, Any], transition: Transition[Any]) -> Move:
+def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | None,
+           payload: dict[str, Any], transition: Transition[Any]) -> Move:
     """Append the Move, save the snapshot, finish the match if it is over (ranks and scores on
     the seats), write the feed entries and schedule what is now due."""
-    _require_lock(match)
+    _require_lock(locked)
+    match, engine = locked.match, locked.engine
     previous_actors = frozenset(match.actors)
     match.version += 1
     # The row lock and the version check make a duplicate seq impossible; the unique
     # constraint on (match, seq) is the last line of defence.
     move = Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat, user=user,
                                payload=payload, events=list(transition.events))
-    state = transition.state
-    _snapshot(match, engine, state, previous_actors=previous_actors)
-    fields = ["version", "state", "actors", "deadline", "work_due_at", "updated_at"]
-    outcome = engine.outcome(state)
+    _snapshot(locked, transition.state, previous_actors=previous_actors)
+    outcome = engine.outcome(transition.state)
     if outcome is not None:
-        match.status = Match.Status.FINISHED
-        match.finished_at = timezone.now()
-        match.outcome = outcome.as_dict()
-        fields += ["status", "finished_at", "outcome"]
+        _finish(locked, outcome, ["version", "state", "actors", "deadline"])
+        return move
     # What the match now waits for is written with the transition itself (see games.services.due).
-    work = due.work_of(match, engine, state)
+    work = due.work_of(match, locked.seats, engine, locked.state)
     due.mark(match, work)
-    match.save(update_fields=fields)
+    match.save(update_fields=["version", "state", "actors", "deadline", "work_due_at",
+                              "updated_at"])
     # When the set of seats the match waits for grows, a new turn has begun for all of them
     # (in a simultaneous draft the last to place is among them again).
     newly_to_act = set(match.actors) if set(match.actors) - previous_actors else set()
     wake: set[str] = set()
-    if outcome is not None:
-        _record_results(match, outcome.ranks, outcome.scores)
-        for seat_row in match_seats(match):
-            if seat_row.user is not None and not seat_row.user.is_bot:
-                notify(user_ids=[seat_row.user.id], type=UserEvent.Type.MATCH_FINISHED,
-                       match=match, game=match.game, rank=seat_row.rank,
-                       reason=outcome.reason, wake=wake, reachable=seat_reachable(seat_row))
-    else:
-        _notify_turns(match, newly_to_act, wake)
+    _notify_turns(locked, newly_to_act, wake)
     match_changed(match, wake)
     wake_after_commit(wake)
     _schedule_follow_ups(match, work)
     return move
 
 
-def decide(*, match: Match, engine: AnyEngine, outcome: Outcome) -> Move:
+def decide(*, locked: LockedMatch, outcome: Outcome) -> Move:
     """End a running match with a result declared from outside the game (a staff
     adjudication): a system entry whose payload says so and whose one event is the
     ``match_ended`` of ``outcome``; the game state stays as it was, so a replay of the log
     passes over the entry. Results, feed entries and the rating follow as for any finish."""
-    _require_lock(match)
-    state = state_of(match, engine)
+    _require_lock(locked)
+    match = locked.match
+    if match.state is None:
+        raise MatchNotStarted()
     match.version += 1
-    ended = {"type": "match_ended", **outcome.as_dict()}
     move = Move.objects.create(match=match, seq=match.version, kind=Move.Kind.SYSTEM, seat=None,
-                               user=None, payload={"reason": outcome.reason}, events=[ended])
-    match.status = Match.Status.FINISHED
-    match.finished_at = timezone.now()
-    match.outcome = outcome.as_dict()
+                               user=None, payload=movelog.system_payload(outcome.reason),
+                               events=movelog.declared_events(outcome))
     match.actors = []
     match.deadline = None
-    work = due.work_of(match, engine, state)
-    due.mark(match, work)
-    match.save(update_fields=["version", "status", "finished_at", "outcome", "actors",
-                              "deadline", "work_due_at", "updated_at"])
-    _record_results(match, outcome.ranks, outcome.scores)
-    wake: set[str] = set()
-    for seat_row in match_seats(match):
-        if seat_row.user is not None and not seat_row.user.is_bot:
-            notify(user_ids=[seat_row.user.id], type=UserEvent.Type.MATCH_FINISHED,
-                   match=match, game=match.game, rank=seat_row.rank, reason=outcome.reason,
-                   wake=wake, reachable=seat_reachable(seat_row))
-    match_changed(match, wake)
-    wake_after_commit(wake)
-    _schedule_follow_ups(match, work)
+    _finish(locked, outcome, ["version", "actors", "deadline"])
     return move
 
 
-def start(*, match: Match, engine: AnyEngine, state: Any) -> None:
+def _finish(locked: LockedMatch, outcome: Outcome, fields: list[str]) -> None:
+    """The match is over with ``outcome``: save it finished (with ``fields`` the caller
+    changed), copy the ranks and scores onto the seats, tell each person seated, wake the
+    match's watchers and schedule what follows (the rating)."""
+    match = locked.match
+    match.status = Match.Status.FINISHED
+    match.finished_at = timezone.now()
+    match.outcome = outcome.as_dict()
+    work = due.work_of(match, locked.seats, locked.engine, locked.state)
+    due.mark(match, work)
+    match.save(update_fields=[*fields, "status", "finished_at", "outcome", "work_due_at",
+                              "updated_at"])
+    _record_results(locked.seats, outcome.ranks, outcome.scores)
+    wake: set[str] = set()
+    for seat in locked.seats:
+        if seat.user is not None and not seat.user.is_bot:
+            notify(user_ids=[seat.user.id], type=UserEvent.Type.MATCH_FINISHED, match=match,
+                   game=match.game, rank=seat.rank, reason=outcome.reason, wake=wake,
+                   reachable=locked.reachable(seat))
+    match_changed(match, wake)
+    wake_after_commit(wake)
+    _schedule_follow_ups(match, work)
+
+
+def start(*, locked: LockedMatch, state: Any) -> None:
     """Start a match whose seats have all joined, from its first ``state``."""
-    _require_lock(match)
+    _require_lock(locked)
+    match = locked.match
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
-    _snapshot(match, engine, state, previous_actors=frozenset())
-    work = due.work_of(match, engine, state)
+    _snapshot(locked, state, previous_actors=frozenset())
+    work = due.work_of(match, locked.seats, locked.engine, state)
     if work.race:
         # Every real-time bot's chain of actions starts now.
         race_seats = [seat for seat, _ in work.race]
@@ -140,16 +136,18 @@ def start(*, match: Match, engine: AnyEngine, state: Any) -> None:
     due.mark(match, work, match.started_at)
     match.save(update_fields=["status", "started_at", "state", "actors", "deadline",
                               "work_due_at", "updated_at"])
-    notify(user_ids=human_ids(match), type=UserEvent.Type.MATCH_STARTED, match=match,
+    notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_STARTED, match=match,
            game=match.game)
-    _notify_turns(match, set(match.actors))
+    _notify_turns(locked, set(match.actors))
     match_changed(match)
     _schedule_follow_ups(match, work, started=True)
 
 
-def abort(*, match: Match, reason: str) -> None:
-    """Call the match off (``reason``: "aborted" by a player, or "timeout"); never rated."""
-    _require_lock(match)
+def abort(*, locked: LockedMatch, reason: str) -> None:
+    """Call the match off (``reason``: ``movelog.ABORTED`` by a player or staff, or
+    ``movelog.TIMEOUT``); never rated."""
+    _require_lock(locked)
+    match = locked.match
     match.status = Match.Status.ABORTED
     match.finished_at = timezone.now()
     match.actors = []
@@ -158,22 +156,21 @@ def abort(*, match: Match, reason: str) -> None:
     match.work_due_at = None
     match.save(update_fields=["status", "finished_at", "actors", "deadline", "outcome",
                               "work_due_at", "updated_at"])
-    notify(user_ids=human_ids(match), type=UserEvent.Type.MATCH_ABORTED, match=match,
+    notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)
     match_changed(match)
 
 
-def human_ids(match: Match) -> list[int]:
-    """The people seated in the match (bots left out)."""
-    return [seat.user.id for seat in match_seats(match)
-            if seat.user is not None and not seat.user.is_bot]
+def human_ids(seats: Iterable[Seat]) -> list[int]:
+    """The people seated (bots left out)."""
+    return [seat.user.id for seat in seats if seat.user is not None and not seat.user.is_bot]
 
 
-def _snapshot(match: Match, engine: AnyEngine, state: Any, *,
-              previous_actors: frozenset[int]) -> None:
+def _snapshot(locked: LockedMatch, state: Any, *, previous_actors: frozenset[int]) -> None:
+    match, engine = locked.match, locked.engine
     match.state = engine.dump(state)
     # The answer's view is built from this state, not from loading the snapshot again.
-    match_state_keep(match, state)
+    locked.state_set(state)
     actors = sorted(engine.must_act(state))
     match.actors = actors
     if actors and engine.is_realtime(state):
@@ -185,24 +182,26 @@ def _snapshot(match: Match, engine: AnyEngine, state: Any, *,
         match.deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
 
 
-def _record_results(match: Match, ranks: tuple[int, ...], scores: tuple[float, ...]) -> None:
+def _record_results(seats: Iterable[Seat], ranks: tuple[int, ...],
+                    scores: tuple[float, ...]) -> None:
     """Copy the final ranks and scores onto the seat rows."""
-    seats = match_seats(match)
-    for seat in seats:
+    rows = list(seats)
+    for seat in rows:
         seat.rank = ranks[seat.index]
         seat.score = scores[seat.index]
-    Seat.objects.bulk_update(seats, ["rank", "score"])
+    Seat.objects.bulk_update(rows, ["rank", "score"])
 
 
-def _notify_turns(match: Match, seats: Iterable[int], wake: set[str] | None = None) -> None:
+def _notify_turns(locked: LockedMatch, seats: Iterable[int], wake: set[str] | None = None) -> None:
     """A "your turn" entry for each person among ``seats`` who is still in play."""
-    due = set(seats)
-    for seat in match_seats(match):
-        if seat.index in due and seat.user is not None and not seat.user.is_bot \
+    match = locked.match
+    due_seats = set(seats)
+    for seat in locked.seats:
+        if seat.index in due_seats and seat.user is not None and not seat.user.is_bot \
                 and seat.forfeited_at is None:
             notify(user_ids=[seat.user.id], type=UserEvent.Type.YOUR_TURN, match=match,
                    game=match.game, version=match.version, deadline=match.deadline, wake=wake,
-                   reachable=seat_reachable(seat))
+                   reachable=locked.reachable(seat))
 
 
 def _schedule_follow_ups(match: Match, work: due.Work, *, started: bool = False) -> None:

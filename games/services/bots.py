@@ -17,20 +17,23 @@ from games.catalog import engines, game, games, get_engine
 from games.kit.bots import DESCRIPTIONS
 from games.kit.protocol import EngineError, events_for, seeded_rng
 from games.models import Match, Seat
-from games.selectors import match_seats, seat_bot_level
+from games.selectors import match_seats, match_state, seat_bot_level
 from games.services import _recording, due, scheduling
-from games.services.locking import match_lock
-
-LEVELS = (1, 2, 3, 4)
+from games.services.locking import LockedMatch, match_lock
 
 
 def bot_username(game: str, level: int) -> str:
     return f"{game}-bot-{level}"
 
 
+def bot_levels() -> list[tuple[str, int]]:
+    """Every (game, level) that has a bot: the levels each game's package has a policy for."""
+    return [(slug, level) for slug, spec in sorted(games().items()) for level in spec.levels]
+
+
 def bot_accounts_ensure() -> list[User]:
     """One bot account per game and level, created or brought up to date."""
-    return [bot_account_ensure(game, level) for game in sorted(engines()) for level in LEVELS]
+    return [bot_account_ensure(game, level) for game, level in bot_levels()]
 
 
 @transaction.atomic
@@ -58,7 +61,7 @@ def _choose(match: Match, seat: Seat, level: int, label: object) -> Any:
     """The bot's move from its own view (and, for bots that remember, the events its seat was
     shown); reproducible from the seed and ``label``."""
     engine = get_engine(match.game)
-    state = _recording.state_of(match, engine)
+    state = match_state(match, engine)
     rng = seeded_rng(match.seed, "bot", label, seat.index)
     history: list[dict[str, Any]] = []
     spec = game(match.game)
@@ -79,14 +82,14 @@ def _bot_seat(match: Match, seat: int) -> tuple[Seat, int] | None:
     return bot_seat, level
 
 
-def _play(match: Match, seat: Seat, payload: Any) -> bool:
+def _play(locked: LockedMatch, seat: Seat, payload: Any) -> bool:
     """Play a bot's move on the latest state of the locked match. A move the state no longer
     allows (someone was faster) is skipped."""
     try:
-        _recording.play(match=match, seat=seat.index, user=seat.user, payload=payload)
+        _recording.play(locked=locked, seat=seat.index, user=seat.user, payload=payload)
     except EngineError:
         return False
-    metrics.move_recorded(match.game, "bot")
+    metrics.move_recorded(locked.match.game, "bot")
     return True
 
 
@@ -105,10 +108,10 @@ def match_bot_move_play(*, match_id: UUID | str, expected_version: int, seat: in
     payload = _choose(match, found[0], found[1], expected_version)
     with transaction.atomic():
         locked = match_lock(match_id=match.id, missing_ok=True)
-        if (locked is None or locked.status != Match.Status.ACTIVE
-                or locked.version != expected_version):
+        if (locked is None or locked.match.status != Match.Status.ACTIVE
+                or locked.match.version != expected_version):
             return False
-        return _play(locked, next(s for s in match_seats(locked) if s.index == seat), payload)
+        return _play(locked, locked.seat(seat), payload)
 
 
 def match_bot_race_tick(*, match_id: UUID | str, seat: int, ticket: int) -> bool:
@@ -127,17 +130,17 @@ def match_bot_race_tick(*, match_id: UUID | str, seat: int, ticket: int) -> bool
     payload = _choose(match, found[0], level, f"race-{ticket}")
     with transaction.atomic():
         locked = match_lock(match_id=match.id, missing_ok=True)
-        if locked is None or locked.status != Match.Status.ACTIVE:
+        if locked is None or locked.match.status != Match.Status.ACTIVE:
             return False
         # Tickets change only under the match lock, so the seat read with it is current.
-        bot_seat = next(s for s in match_seats(locked) if s.index == seat)
+        bot_seat = locked.seat(seat)
         if bot_seat.bot_ticket != ticket:
             return False
         bot_seat.bot_ticket = ticket + 1
         bot_seat.save(update_fields=["bot_ticket"])
         due.race_chain_progressed(locked, bot_seat)
         moved = _play(locked, bot_seat, payload)
-        if locked.status == Match.Status.ACTIVE:
-            scheduling.race_tick_after_commit(match_id=str(locked.id), seat=seat,
+        if locked.match.status == Match.Status.ACTIVE:
+            scheduling.race_tick_after_commit(match_id=str(locked.match.id), seat=seat,
                                               ticket=ticket + 1, level=level)
     return moved

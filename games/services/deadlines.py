@@ -12,9 +12,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games.catalog import get_engine
+from games import movelog
 from games.models import Match, Move, UserEvent
-from games.selectors import match_seats
 from games.services import _recording
 from games.services.leaving import seat_forfeit
 from games.services.locking import match_lock
@@ -30,21 +29,22 @@ def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) 
     players the other wins; with more, play goes on (the game decides whether the seat's cards
     leave play or a bot plays it on)."""
     now = now or timezone.now()
-    match = match_lock(match_id=match_id, missing_ok=True)
-    if (match is None or match.status != Match.Status.ACTIVE or match.deadline is None
-            or match.deadline > now):
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if locked is None:
         return None
-    engine = get_engine(match.game)
-    state = _recording.state_of(match, engine)
-    if engine.is_realtime(state):
-        _recording.record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None,
-                          user=None, payload={"reason": "idle"},
-                          transition=engine.end_stalemate(state))
+    match = locked.match
+    if match.status != Match.Status.ACTIVE or match.deadline is None or match.deadline > now:
+        return None
+    engine = locked.engine
+    if engine.is_realtime(locked.state):
+        _recording.record(locked=locked, kind=Move.Kind.SYSTEM, seat=None, user=None,
+                          payload=movelog.system_payload(movelog.IDLE),
+                          transition=engine.end_stalemate(locked.state))
         return "stalemate"
     if not match.moves.filter(kind=Move.Kind.MOVE).exists():
-        _recording.abort(match=match, reason="timeout")
+        _recording.abort(locked=locked, reason=movelog.TIMEOUT)
         return "aborted"
-    late = [seat for seat in match_seats(match)
+    late = [seat for seat in locked.seats
             if seat.index in match.actors and seat.forfeited_at is None]
     for seat in late:
         if match.status != Match.Status.ACTIVE:
@@ -52,7 +52,7 @@ def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) 
         if seat.user is not None and not seat.user.is_bot:
             notify(user_ids=[seat.user.id], type=UserEvent.Type.TIMED_OUT, match=match,
                    game=match.game)
-        seat_forfeit(match=match, seat=seat, reason="timeout")
+        seat_forfeit(locked=locked, seat=seat, reason=movelog.TIMEOUT)
     if match.status == Match.Status.ACTIVE and match.deadline is not None \
             and match.deadline <= now and match.turn_seconds:
         # Whoever must still act (a bot playing on for a seat that left) gets a fresh period.
@@ -65,11 +65,14 @@ def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) 
 def match_deadline_remind(*, match_id: UUID | str, now: datetime | None = None) -> bool:
     """Send the one "deadline soon" entry for the match's current deadline."""
     now = now or timezone.now()
-    match = match_lock(match_id=match_id, missing_ok=True)
-    if (match is None or match.status != Match.Status.ACTIVE or match.deadline is None
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if locked is None:
+        return False
+    match = locked.match
+    if (match.status != Match.Status.ACTIVE or match.deadline is None
             or match.reminded_deadline == match.deadline or match.deadline <= now):
         return False
-    late = [seat.user.id for seat in match_seats(match)
+    late = [seat.user.id for seat in locked.seats
             if seat.index in match.actors and seat.user is not None and not seat.user.is_bot
             and seat.forfeited_at is None]
     notify(user_ids=late, type=UserEvent.Type.DEADLINE_SOON, match=match, game=match.game,

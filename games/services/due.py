@@ -25,6 +25,7 @@ nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,12 +35,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.catalog import get_engine
 from games.kit.protocol import AnyEngine
 from games.models import Match, RatingChange, Seat
-from games.selectors import match_seats, seat_bot_level
+from games.selectors import seat_bot_level
 from games.services import scheduling
-from games.services.locking import match_lock
+from games.services.locking import LockedMatch, match_lock
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +61,9 @@ class Work:
         return self.rate or self.system_step or bool(self.bot_turns) or bool(self.race)
 
 
-def work_of(match: Match, engine: AnyEngine, state: Any) -> Work:
-    """What ``match`` (its seats loaded, ``state`` its current game state) waits for."""
+def work_of(match: Match, seats: Iterable[Seat], engine: AnyEngine, state: Any) -> Work:
+    """What ``match`` (``seats`` its seats with their players, ``state`` its current game
+    state) waits for."""
     if match.status == Match.Status.FINISHED:
         return Work(rate=match.rated)
     if match.status != Match.Status.ACTIVE or state is None:
@@ -73,11 +74,11 @@ def work_of(match: Match, engine: AnyEngine, state: Any) -> Work:
     actors = set(match.actors)
     if engine.is_realtime(state):
         # The chains run for the bot accounts still in play (see match_bot_race_tick).
-        return Work(race=[(seat, level) for seat in match_seats(match)
+        return Work(race=[(seat, level) for seat in seats
                           if seat.user is not None and seat.user.is_bot
                           and seat.index in actors
                           and (level := seat_bot_level(seat)) is not None])
-    levels = {seat.index: level for seat in match_seats(match)
+    levels = {seat.index: level for seat in seats
               if seat.index in actors and (level := seat_bot_level(seat)) is not None}
     return Work(bot_turns=list(levels), bot_levels=levels)
 
@@ -95,15 +96,14 @@ def mark(match: Match, work: Work, now: datetime | None = None) -> None:
         match.work_due_at = now
 
 
-def race_chain_progressed(match: Match, seat: Seat, now: datetime | None = None) -> None:
+def race_chain_progressed(locked: LockedMatch, seat: Seat, now: datetime | None = None) -> None:
     """A real-time bot's chain moved on (its action runs now): stamp the seat and update the
-    match's mark. ``match`` comes from ``match_lock``, ``seat`` is one of its seats; both rows
-    are saved."""
+    match's mark. ``seat`` is one of the locked match's seats; both rows are saved."""
     seat.bot_tick_at = now or timezone.now()
     seat.save(update_fields=["bot_tick_at"])
-    engine = get_engine(match.game)
-    state = engine.load(match.state) if match.state is not None else None
-    mark(match, work_of(match, engine, state), now)
+    match = locked.match
+    state = locked.state if match.state is not None else None
+    mark(match, work_of(match, locked.seats, locked.engine, state), now)
     match.save(update_fields=["work_due_at"])
 
 
@@ -134,12 +134,12 @@ def match_due_work_requeue(*, match_id: UUID | str, now: datetime | None = None)
     (the match moved on meanwhile, or is gone)."""
     now = now or timezone.now()
     cutoff = now - grace()
-    match = match_lock(match_id=match_id, missing_ok=True)
-    if match is None or match.work_due_at is None or match.work_due_at > cutoff:
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if locked is None or locked.match.work_due_at is None or locked.match.work_due_at > cutoff:
         return None
-    engine = get_engine(match.game)
-    state = engine.load(match.state) if match.state is not None else None
-    work = work_of(match, engine, state)
+    match = locked.match
+    state = locked.state if match.state is not None else None
+    work = work_of(match, locked.seats, locked.engine, state)
     if work.rate and RatingChange.objects.filter(match=match).exists():
         work.rate = False
     if not work:

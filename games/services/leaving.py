@@ -9,48 +9,47 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.catalog import get_engine
+from games import movelog
 from games.exceptions import AbortNotAllowed, MatchNotRunning, NotSeated
 from games.models import Match, Move, Seat
-from games.selectors import seat_of
 from games.services import _recording
-from games.services.locking import match_lock
+from games.services.locking import LockedMatch, match_lock
 from games.services.moves import acting_seat
 
 
 @transaction.atomic
 def match_resign(*, user: User, match_id: UUID | str) -> Match:
     """Give up one's seat: the game ranks it last and decides whether play goes on."""
-    match = match_lock(match_id=match_id, user=user)
-    seat = acting_seat(match, user)
+    locked = match_lock(match_id=match_id, user=user)
+    seat = acting_seat(locked.match, locked.seat_of(user))
     if seat.forfeited_at is not None:
         raise MatchNotRunning(_("You have already left this match."))
-    seat_forfeit(match=match, seat=seat, reason="resigned")
-    return match
+    seat_forfeit(locked=locked, seat=seat, reason=movelog.RESIGNED)
+    return locked.match
 
 
-def seat_forfeit(*, match: Match, seat: Seat, reason: str) -> None:
-    """Record that a seat left (``reason``: "resigned" or "timeout"). ``match`` comes from
-    ``match_lock`` in the running transaction."""
-    engine = get_engine(match.game)
-    transition = engine.forfeit(_recording.state_of(match, engine), seat.index)
+def seat_forfeit(*, locked: LockedMatch, seat: Seat, reason: str) -> None:
+    """Record that a seat of the locked match left (``reason``: ``movelog.RESIGNED``,
+    ``TIMEOUT`` or ``BANNED``)."""
+    transition = locked.engine.forfeit(locked.state, seat.index)
     seat.forfeited_at = timezone.now()
     seat.forfeit_reason = reason
     seat.save(update_fields=["forfeited_at", "forfeit_reason"])
-    _recording.record(match=match, engine=engine, kind=Move.Kind.FORFEIT, seat=seat.index,
-                      user=seat.user, payload={"reason": reason}, transition=transition)
+    _recording.record(locked=locked, kind=Move.Kind.FORFEIT, seat=seat.index, user=seat.user,
+                      payload=movelog.forfeit_payload(reason), transition=transition)
 
 
 @transaction.atomic
 def match_abort(*, user: User, match_id: UUID | str) -> Match:
     """Call a match off before anyone has moved; it is never rated."""
-    match = match_lock(match_id=match_id, user=user)
-    seat = seat_of(match, user)
+    locked = match_lock(match_id=match_id, user=user)
+    match = locked.match
+    seat = locked.seat_of(user)
     if seat is None or seat.joined_at is None:
         raise NotSeated()
     if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
         raise MatchNotRunning()
     if match.moves.filter(kind=Move.Kind.MOVE).exists():
         raise AbortNotAllowed()
-    _recording.abort(match=match, reason="aborted")
+    _recording.abort(locked=locked, reason=movelog.ABORTED)
     return match

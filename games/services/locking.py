@@ -3,40 +3,93 @@
 Every change to a match, its seats and its moves happens in a transaction that first locks
 the match row here: a person's move, a bot's, a system step, a deadline, a race tick, a rating.
 Writers queue on that one row, so they see each other's work and never interleave.
+
+``match_lock`` answers a ``LockedMatch``: the match with everything the recording path needs
+(its seats in order, its engine, its game state, which players could be told anything, and the
+transaction that holds the lock), so nothing travels between modules on the model instance. The
+services read all of it from the ``LockedMatch``; the match row keeps its seats only where the
+read selectors look for any match's seats (``match_seats``), so rendering the answer about it
+afterwards reads nothing more.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Literal, overload
+from typing import Any, Literal, overload
 from uuid import UUID
 
-from django.apps import apps
 from django.db import transaction
-from django.db.models import QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.transaction import Atomic
 
 from accounts.models import User
+from games.catalog import get_engine
 from games.exceptions import MatchNotFound, StaleVersion
+from games.kit.protocol import AnyEngine
 from games.models import Match, Seat
-from games.selectors import match_loaded, match_visible
+from games.selectors import match_of_rows, match_rows, match_state, match_visible
+from games.services.reachability import reachability_condition
+
+
+@dataclass(frozen=True, eq=False)
+class LockedMatch:
+    """A match locked by ``match_lock`` in the transaction ``block`` (its outermost one).
+
+    ``seats``: its seats with their players, in index order. ``notifiable``: the ids of the
+    seated players who have somewhere to be told something (a push device, a verified address),
+    as read with the lock; None when no notification app answers that. The game state is
+    loaded from the snapshot on first use and follows the match as the recording path changes
+    it (``state`` and ``state_set``); nothing else is ever reassigned."""
+
+    match: Match
+    seats: tuple[Seat, ...]
+    engine: AnyEngine
+    block: Atomic
+    notifiable: frozenset[int] | None
+    _state: Any = field(default=None, repr=False)
+
+    @property
+    def state(self) -> Any:
+        """The current game state (``MatchNotStarted`` before the match has started)."""
+        if self._state is None:
+            self.state_set(match_state(self.match, self.engine))
+        return self._state
+
+    def state_set(self, state: Any) -> None:
+        """The recording path moved the match to ``state`` (its snapshot dumped from it)."""
+        object.__setattr__(self, "_state", state)
+
+    def seat(self, index: int) -> Seat:
+        return self.seats[index]
+
+    def seat_of(self, user: User) -> Seat | None:
+        """The user's seat, if the user holds one."""
+        return next((seat for seat in self.seats if seat.user_id == user.pk), None)
+
+    def reachable(self, seat: Seat) -> bool | None:
+        """Whether the seat's player could be told anything; None when unknown."""
+        if self.notifiable is None:
+            return None
+        return seat.user_id is not None and seat.user_id in self.notifiable
 
 
 @overload
 def match_lock(*, match_id: UUID | str, user: User | None = None,
                expected_version: int | None = None,
-               missing_ok: Literal[False] = False) -> Match: ...
+               missing_ok: Literal[False] = False) -> LockedMatch: ...
 
 
 @overload
 def match_lock(*, match_id: UUID | str, user: User | None = None,
-               expected_version: int | None = None, missing_ok: bool) -> Match | None: ...
+               expected_version: int | None = None,
+               missing_ok: bool) -> LockedMatch | None: ...
 
 
 def match_lock(*, match_id: UUID | str, user: User | None = None,
-               expected_version: int | None = None, missing_ok: bool = False) -> Match | None:
-    """Lock the match row for the rest of the current transaction and return the match, read
-    after the lock with its seats and their players (``match_seats`` reads no more).
+               expected_version: int | None = None,
+               missing_ok: bool = False) -> LockedMatch | None:
+    """Lock the match row for the rest of the current transaction and return it as a
+    ``LockedMatch``, read after the lock with its seats and their players in one query.
 
     With ``user``, a match the user may not see is ``MatchNotFound``, as a missing one is. With
     ``expected_version``, a match that has moved on is ``StaleVersion``. A missing match is
@@ -45,55 +98,47 @@ def match_lock(*, match_id: UUID | str, user: User | None = None,
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
         raise RuntimeError("match_lock must run inside a transaction.")
-    seats = _with_reachability(Seat.objects.select_for_update(of=("match",)))
-    match = match_loaded(match_id, seats)
-    if match is None or (user is not None and not match_visible(match, user)):
+    rows, notifiable = _locked_rows(match_id)
+    match = match_of_rows(rows)
+    if match is None or (user is not None and not match_visible(match, user, rows)):
         if missing_ok and match is None:
             return None
         raise MatchNotFound()
-    # The lock lasts as long as the outermost transaction: remember which one holds it.
-    match._locked_by = connection.atomic_blocks[0]  # type: ignore[attr-defined]
+    # The lock lasts as long as the outermost transaction: the object names that one.
+    locked = LockedMatch(match=match, seats=tuple(rows), engine=get_engine(match.game),
+                         block=connection.atomic_blocks[0], notifiable=notifiable)
     if expected_version is not None:
         version_check(match, expected_version)
-    return match
+    return locked
 
 
-def _with_reachability(seats: QuerySet[Seat]) -> QuerySet[Seat]:
-    """The seats, each also saying whether its player has somewhere to be notified (read in
-    the same query): a push device or a verified address. Over-inclusive on purpose (a device
-    with push unconfigured, a mail kind switched off): it only spares the notification task
-    when nobody could be told anything. The models are looked up by app label, as the
-    notification app depends on the services and not the other way round; the condition is
-    written in SQL, as compiling two ORM subqueries on every move costs more than the lock."""
-    return seats.annotate(notify_reachable=RawSQL(_reachable_sql(), ()))
+def _locked_rows(match_id: UUID | str) -> tuple[list[Seat], frozenset[int] | None]:
+    """The match's seat rows, locking the match row, and the ids of their players who could
+    be told anything (read in the same query; None when nothing answers that)."""
+    seats = Seat.objects.select_for_update(of=("match",))
+    condition = reachability_condition(_seat_user_column())
+    if condition is None:
+        return list(match_rows(match_id, seats)), None
+    rows: list[Seat] = []
+    notifiable: set[int] = set()
+    for row in match_rows(match_id, seats.annotate(notify_reachable=condition)):
+        rows.append(row)
+        if row.user_id is not None and row.notify_reachable:
+            notifiable.add(row.user_id)
+    return rows, frozenset(notifiable)
 
 
 @cache
-def _reachable_sql() -> str:
-    seat = _quote(Seat._meta.db_table)
-    devices = _quote(apps.get_model("notify", "PushSubscription")._meta.db_table)
-    prefs = _quote(apps.get_model("notify", "NotificationSettings")._meta.db_table)
-    return (f"(EXISTS (SELECT 1 FROM {devices} d WHERE d.user_id = {seat}.user_id)"
-            f" OR EXISTS (SELECT 1 FROM {prefs} n WHERE n.user_id = {seat}.user_id"
-            " AND n.verified_email <> ''))")
+def _seat_user_column() -> str:
+    quote = transaction.get_connection().ops.quote_name
+    return f"{quote(Seat._meta.db_table)}.{quote('user_id')}"
 
 
-def _quote(name: str) -> str:
-    return transaction.get_connection().ops.quote_name(name)
-
-
-def seat_reachable(seat: Seat) -> bool | None:
-    """Whether the seat's player has a push device or a verified address, as read when the
-    match was locked; None when the seat was not read by ``match_lock``."""
-    reachable = getattr(seat, "notify_reachable", None)
-    return None if reachable is None else bool(reachable)
-
-
-def lock_held(match: Match) -> bool:
-    """Whether this match object came from ``match_lock`` in the transaction still running,
-    so its row is locked and what it holds is current."""
+def lock_held(locked: object) -> bool:
+    """Whether ``locked`` came from ``match_lock`` in the transaction still running, so its
+    row is locked and what it holds is current (a plain match never is)."""
     blocks = transaction.get_connection().atomic_blocks
-    return bool(blocks) and getattr(match, "_locked_by", None) is blocks[0]
+    return isinstance(locked, LockedMatch) and bool(blocks) and locked.block is blocks[0]
 
 
 def version_check(match: Match, expected_version: int | None) -> None:

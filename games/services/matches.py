@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from accounts.exceptions import GuestNotAllowed
 from accounts.models import User
 from accounts.services import guest_touch
-from games.catalog import get_engine
 from games.exceptions import (
     AlreadySeated,
     InvalidSeats,
@@ -27,9 +26,9 @@ from games.exceptions import (
     TooManyBotMatches,
 )
 from games.models import Match, Seat, UserEvent
-from games.selectors import game_engine, match_seats, seat_of
+from games.selectors import game_engine
 from games.services import _recording
-from games.services.locking import match_lock
+from games.services.locking import LockedMatch, match_lock
 from games.services.notifications import match_changed, notify
 
 
@@ -102,7 +101,7 @@ def match_create(*, user: User, game: str, players: int | None = None,
     # so it starts through the one recording path (and is read back with its seats).
     locked = match_lock(match_id=match.id)
     _start_if_full(locked, initial)
-    return locked
+    return locked.match
 
 
 def _check_bot_match_allowance(user: User) -> None:
@@ -178,32 +177,33 @@ def match_join(*, user: User, match_id: UUID) -> Match:
     """Take an open seat, or accept the seat one was invited to."""
     if user.is_guest:
         raise GuestNotAllowed(_("Guests play against bots; sign up to join other players."))
-    match = match_lock(match_id=match_id, user=user)
+    locked = match_lock(match_id=match_id, user=user)
+    match = locked.match
     if match.status != Match.Status.OPEN:
         raise MatchFull(_("This match is not open for joining."))
-    mine = seat_of(match, user)
+    mine = locked.seat_of(user)
     if mine is not None:
         if mine.joined_at is not None:
             raise AlreadySeated()
         mine.joined_at = timezone.now()
         mine.save(update_fields=["joined_at"])
     else:
-        free = next((seat for seat in match_seats(match) if seat.is_open), None)
+        free = next((seat for seat in locked.seats if seat.is_open), None)
         if free is None:
             raise MatchFull()
         free.user = user
         free.joined_at = timezone.now()
         free.save(update_fields=["user", "joined_at"])
     match.save(update_fields=["updated_at"])
-    _start_if_full(match)
+    _start_if_full(locked)
     return match
 
 
 @transaction.atomic
 def match_decline(*, user: User, match_id: UUID) -> Match:
     """Turn down an invitation: the seat opens for anyone to join, and the host is told."""
-    match = match_lock(match_id=match_id, user=user)
-    seat = seat_of(match, user)
+    locked = match_lock(match_id=match_id, user=user)
+    match, seat = locked.match, locked.seat_of(user)
     if seat is None or seat.joined_at is not None or match.status != Match.Status.OPEN:
         raise NoInvitation()
     seat.user = None
@@ -215,14 +215,14 @@ def match_decline(*, user: User, match_id: UUID) -> Match:
     return match
 
 
-def _start_if_full(match: Match, initial: Any = None) -> None:
+def _start_if_full(locked: LockedMatch, initial: Any = None) -> None:
     """Start the match once every seat has joined (``initial``: its first state, if known)."""
-    if any(seat.joined_at is None for seat in match_seats(match)):
+    if any(seat.joined_at is None for seat in locked.seats):
         return
-    engine = get_engine(match.game)
-    state = initial if initial is not None else engine.initial_state(
+    match = locked.match
+    state = initial if initial is not None else locked.engine.initial_state(
         num_players=match.num_players, config=match.config, seed=match.seed)
-    _recording.start(match=match, engine=engine, state=state)
+    _recording.start(locked=locked, state=state)
 
 
 # --------------------------------------------------------------------------- rematch
@@ -237,16 +237,16 @@ def match_rematch(*, user: User, match_id: UUID) -> tuple[Match, bool]:
     Once per match: whoever of its players asks first creates it, and asking again (anyone,
     any number of times) gives the same match, accepting the caller's invitation to it if one
     is pending. Returns the rematch and whether this call created it."""
-    match = match_lock(match_id=match_id, user=user)
-    seats = match_seats(match)
-    mine = seat_of(match, user)
+    locked = match_lock(match_id=match_id, user=user)
+    match, seats = locked.match, list(locked.seats)
+    mine = locked.seat_of(user)
     if mine is None and not (match.created_by_id == user.id
                              and all(seat.is_bot for seat in seats)):
         raise NotSeated(_("Only the match's players can ask for a rematch."))
     existing = Match.objects.filter(rematch_of=match).first()
     if existing is not None:
-        rematch = match_lock(match_id=existing.id)
-        invited = seat_of(rematch, user)
+        locked_rematch = match_lock(match_id=existing.id)
+        rematch, invited = locked_rematch.match, locked_rematch.seat_of(user)
         if (rematch.status == Match.Status.OPEN and invited is not None
                 and invited.joined_at is None):
             return match_join(user=user, match_id=rematch.id), False

@@ -15,6 +15,7 @@ result should not count turn the match unrated with it (``rated=False``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -25,22 +26,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import token_revoke_all
-from games.catalog import get_engine
+from games import movelog
 from games.exceptions import MatchNotRunning, MatchNotStarted
 from games.kit.protocol import Outcome, forfeit_ranks
-from games.models import AuditEntry, Match, Move
-from games.selectors import match_seats
+from games.models import AuditEntry, Match, Move, Seat
 from games.services import _recording
 from games.services.leaving import seat_forfeit
 from games.services.locking import match_lock, version_check
 from games.services.notifications import match_changed
 
 logger = logging.getLogger(__name__)
-
-# The outcome reason of an adjudicated match, and the payload reason of its log entry.
-ADJUDICATED = "adjudicated"
-# A banned player's seat forfeits with this reason (the seat row and the log entry say so).
-BANNED = "banned"
 
 
 def _reason(reason: str) -> str:
@@ -68,12 +63,13 @@ def match_abort_by_staff(*, actor: User, match_id: UUID | str, reason: str,
     """Call off a running (open or active) match, whatever has been played: it ends as
     aborted, is never rated, and its players are told as for any abort."""
     reason = _reason(reason)
-    match = match_lock(match_id=match_id)
+    locked = match_lock(match_id=match_id)
+    match = locked.match
     if not match.is_running:
         raise MatchNotRunning()
     version_check(match, expected_version)
     status_before = match.status
-    _recording.abort(match=match, reason="aborted")
+    _recording.abort(locked=locked, reason=movelog.ABORTED)
     return _audit(actor=actor, action=AuditEntry.Action.ABORT, reason=reason, match=match,
                   version=match.version, status_before=status_before)
 
@@ -86,12 +82,11 @@ class Decision:
     draw: bool = False
 
 
-def declared_outcome(match: Match, decision: Decision) -> Outcome:
-    """The outcome ``decision`` gives ``match`` (seats loaded): winners share first place,
-    the other seats in play the next one, and seats that already left rank below them all,
-    the first to leave last (as the games rank forfeits). No game scores are invented: every
-    score is 0."""
-    seats = match_seats(match)
+def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision) -> Outcome:
+    """The outcome ``decision`` gives ``match`` (``seats``: its seats): winners share first
+    place, the other seats in play the next one, and seats that already left rank below them
+    all, the first to leave last (as the games rank forfeits). No game scores are invented:
+    every score is 0."""
     left = sorted((seat for seat in seats if seat.forfeited_at is not None),
                   key=lambda seat: (seat.forfeited_at, seat.index))
     in_play = [seat.index for seat in seats if seat.forfeited_at is None]
@@ -104,7 +99,7 @@ def declared_outcome(match: Match, decision: Decision) -> Outcome:
         raise ValueError("No seat is in play.")
     keys = {index: 0 if decision.draw or index in decision.winners else 1 for index in in_play}
     ranks = forfeit_ranks(match.num_players, keys, [seat.index for seat in left])
-    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=ADJUDICATED)
+    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=movelog.ADJUDICATED)
 
 
 @transaction.atomic
@@ -114,18 +109,19 @@ def match_adjudicate(*, actor: User, match_id: UUID | str, decision: Decision, r
     (``_recording.decide``). ``rated=False`` makes a rated match unrated first, so the result
     does not count towards ratings; a match that was never rated stays so."""
     reason = _reason(reason)
-    match = match_lock(match_id=match_id)
+    locked = match_lock(match_id=match_id)
+    match = locked.match
     if match.status == Match.Status.OPEN:
         raise MatchNotStarted("The match has not started: abort it instead.")
     if match.status != Match.Status.ACTIVE:
         raise MatchNotRunning()
     version_check(match, expected_version)
-    outcome = declared_outcome(match, decision)
+    outcome = declared_outcome(match, locked.seats, decision)
     was_rated = match.rated
     if match.rated and not rated:
         match.rated = False
         match.save(update_fields=["rated"])
-    move = _recording.decide(match=match, engine=get_engine(match.game), outcome=outcome)
+    move = _recording.decide(locked=locked, outcome=outcome)
     return _audit(actor=actor, action=AuditEntry.Action.ADJUDICATE, reason=reason, match=match,
                   seq=move.seq, ranks=list(outcome.ranks), winners=sorted(outcome.winners),
                   draw=decision.draw, rated=match.rated, was_rated=was_rated)
@@ -146,7 +142,8 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
     of their running matches is left as the rules allow a player to leave it: an open match
     they joined is aborted and an invitation they had not accepted is withdrawn (the seat
     opens again); an active match nobody has moved in yet is aborted, and in any other their
-    seat forfeits (reason "banned"), which ranks it last; the game decides whether play goes on.
+    seat forfeits (reason ``movelog.BANNED``), which ranks it last; the game decides whether
+    play goes on.
 
     One transaction: the account row first, then each match under ``match_lock`` in id order
     (every writer locks one match, or several in this order, so none waits on another in a
@@ -180,10 +177,11 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
 
 
 def _leave_for_ban(*, user: User, match_id: UUID) -> str | None:
-    match = match_lock(match_id=match_id, missing_ok=True)
-    if match is None or not match.is_running:
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if locked is None or not locked.match.is_running:
         return None
-    seat = next((s for s in match_seats(match) if s.user_id == user.pk), None)
+    match = locked.match
+    seat = next((s for s in locked.seats if s.user_id == user.pk), None)
     if seat is None or seat.forfeited_at is not None:
         return None
     if match.status == Match.Status.OPEN:
@@ -193,12 +191,12 @@ def _leave_for_ban(*, user: User, match_id: UUID) -> str | None:
             match.save(update_fields=["updated_at"])
             match_changed(match)
             return "seat_reopened"
-        _recording.abort(match=match, reason="aborted")
+        _recording.abort(locked=locked, reason=movelog.ABORTED)
         return "aborted"
     if not match.moves.filter(kind=Move.Kind.MOVE).exists():
-        _recording.abort(match=match, reason="aborted")
+        _recording.abort(locked=locked, reason=movelog.ABORTED)
         return "aborted"
-    seat_forfeit(match=match, seat=seat, reason=BANNED)
+    seat_forfeit(locked=locked, seat=seat, reason=movelog.BANNED)
     return "forfeited"
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from django.db import IntegrityError, transaction
-from rest_framework.utils.encoders import JSONEncoder
+from django.db import transaction
 
 from accounts.models import User
 from games import metrics
@@ -21,10 +21,25 @@ from games.exceptions import (
     NotSeated,
 )
 from games.kit.protocol import events_for, preview
-from games.models import IdempotencyRecord, Match, Seat
-from games.selectors import match_access, match_detail, seat_of
+from games.models import IdempotencyRecord, Match, Move, Seat
+from games.selectors import match_access, match_state, seat_of
 from games.services import _recording
 from games.services.locking import match_lock, version_check
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    """A move recorded: its log entry, the events as its seat was shown them, and the match
+    right after it with the game state it is now at (so its view is not loaded again)."""
+
+    move: Move
+    events: list[dict[str, Any]]
+    match: Match
+    state: Any
+
+    @property
+    def seq(self) -> int:
+        return self.move.seq
 
 
 def request_fingerprint(*parts: Any) -> str:
@@ -35,40 +50,32 @@ def request_fingerprint(*parts: Any) -> str:
 @transaction.atomic
 def match_move_submit(*, user: User, match_id: UUID | str, move: Any,
                       expected_version: int | None = None,
-                      idempotency_key: str | None = None) -> dict[str, Any]:
-    """Validate a seat's move through the engine and record it; returns the caller's answer.
+                      idempotency_key: str | None = None) -> MoveResult | IdempotencyRecord:
+    """Validate a seat's move through the engine and record it; returns the ``MoveResult``.
 
-    A retry with the same Idempotency-Key returns the first answer and records nothing."""
+    With ``idempotency_key``: a retry (the same key, match, move and expected version) records
+    nothing and returns the ``IdempotencyRecord`` of the first answer; the same key with
+    anything else is ``IdempotencyKeyReused``. The caller stores its answer to a first request
+    (``IdempotencyRecord``, fingerprint ``request_fingerprint(move, expected_version)``) in the
+    transaction that records the move, so the move and its answer commit together."""
     started = time.perf_counter()
-    # The version is checked only after a replay had its chance: a retry of a move that was
+    # The version is checked only after a retry had its chance: a retry of a move that was
     # recorded expects the version from before it.
-    match = match_lock(match_id=match_id, user=user)
-    fingerprint = ""
+    locked = match_lock(match_id=match_id, user=user)
+    match = locked.match
     if idempotency_key:
-        fingerprint = request_fingerprint(move, expected_version)
         record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
         if record is not None:
-            if record.match_id != match.id or record.fingerprint != fingerprint:
+            if (record.match_id != match.id
+                    or record.fingerprint != request_fingerprint(move, expected_version)):
                 raise IdempotencyKeyReused()
-            body: dict[str, Any] = record.body
-            return body
-    seat = acting_seat(match, user)
+            return record
+    seat = acting_seat(match, locked.seat_of(user))
     version_check(match, expected_version)
-    recorded = _recording.play(match=match, seat=seat.index, user=user, payload=move)
+    recorded = _recording.play(locked=locked, seat=seat.index, user=user, payload=move)
     metrics.move_recorded(match.game, "player", started)
-    body = {"seq": recorded.seq, "events": events_for(recorded.events, seat.index),
-            "match": match_detail(match, user)}
-    if idempotency_key:
-        try:
-            with transaction.atomic():
-                # Stored as the API renders it, so a replay answers the very same body.
-                IdempotencyRecord.objects.create(
-                    user=user, key=idempotency_key, match=match, fingerprint=fingerprint,
-                    status_code=201, body=json.loads(json.dumps(body, cls=JSONEncoder)))
-        except IntegrityError:
-            # The same key raced in on another match: refuse it (the move rolls back).
-            raise IdempotencyKeyReused() from None
-    return body
+    return MoveResult(move=recorded, events=events_for(recorded.events, seat.index),
+                      match=match, state=locked.state)
 
 
 @transaction.atomic
@@ -79,15 +86,15 @@ def match_move_preview(*, user: User, match_id: UUID | str, move: Any,
     seat does not know yet answers ``reveals_hidden`` and nothing of the result. Reads only, so
     it takes no lock."""
     match = match_access(user=user, match_id=match_id)
-    seat = acting_seat(match, user)
+    seat = acting_seat(match, seat_of(match, user))
     version_check(match, expected_version)
     engine = get_engine(match.game)
-    return preview(engine, _recording.state_of(match, engine), seat.index, move)
+    return preview(engine, match_state(match, engine), seat.index, move)
 
 
-def acting_seat(match: Match, user: User) -> Seat:
-    """The user's seat in a running match, or the coded error that says why there is none."""
-    seat = seat_of(match, user)
+def acting_seat(match: Match, seat: Seat | None) -> Seat:
+    """The caller's seat (``seat``: theirs, if they hold one) in a running match, or the coded
+    error that says why they may not act."""
     if seat is None or seat.joined_at is None:
         raise NotSeated()
     if match.status == Match.Status.OPEN:

@@ -7,7 +7,6 @@ from django.db import transaction
 from accounts.models import User
 from games import ratings
 from games.models import Match, Rating, RatingChange, UserEvent
-from games.selectors import match_seats
 from games.services import due
 from games.services.locking import match_lock
 from games.services.notifications import notify
@@ -19,15 +18,16 @@ def match_rate(*, match_id: str) -> bool:
 
     Seats that resigned or timed out already rank last (the engines rank those who left below
     everyone, the first to leave last). Returns whether ratings changed."""
-    match = match_lock(match_id=match_id, missing_ok=True)
-    if match is None or not match.rated or match.status != Match.Status.FINISHED:
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if locked is None or not locked.match.rated or locked.match.status != Match.Status.FINISHED:
         return False
+    match = locked.match
     # Rated here, or never to be (rated already, or not every seat placed): nothing more is due.
     due.work_done(match)
     finished_at = match.finished_at
     if finished_at is None or RatingChange.objects.filter(match=match).exists():
         return False
-    seats = match_seats(match)
+    seats = locked.seats
     placed: list[tuple[User, int]] = [(seat.user, seat.rank) for seat in seats
                                       if seat.user is not None and seat.rank is not None]
     if len(seats) < 2 or len(placed) < len(seats):

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from django.db import transaction
 
-from games.catalog import get_engine
+from games import movelog
 from games.models import Match, Move
 from games.services import _recording
 from games.services.locking import match_lock
@@ -17,13 +17,13 @@ from games.services.locking import match_lock
 def match_system_step_run(*, match_id: UUID | str, expected_version: int) -> bool:
     """Apply the engine's due automatic work if the match is still at ``expected_version``;
     returns whether anything was recorded (a repeated or late step records nothing)."""
-    match = match_lock(match_id=match_id, missing_ok=True)
-    if match is None or match.status != Match.Status.ACTIVE or match.version != expected_version:
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if (locked is None or locked.match.status != Match.Status.ACTIVE
+            or locked.match.version != expected_version):
         return False
-    engine = get_engine(match.game)
-    transition = engine.system_step(_recording.state_of(match, engine))
+    transition = locked.engine.system_step(locked.state)
     if transition is None:
         return False
-    _recording.record(match=match, engine=engine, kind=Move.Kind.SYSTEM, seat=None, user=None,
-                      payload={}, transition=transition)
+    _recording.record(locked=locked, kind=Move.Kind.SYSTEM, seat=None, user=None,
+                      payload=movelog.system_payload(), transition=transition)
     return True

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.models import Match, Move
-from games.services.bots import bot_account_ensure
+from games.services.bots import bot_account_ensure, bot_accounts_ensure, bot_levels
 from tests.games.helpers import create_match
 from tests.games.matchplay import assert_error, match_url, submit
 
@@ -147,3 +147,13 @@ def test_a_rated_match_between_two_people_moves_both_ratings(
         else:
             assert entry["rank"] == 2 and entry["rating_after"] < 1500
         assert theirs["rating"] == entry["rating_after"]
+
+
+def test_bot_accounts_exist_only_for_the_levels_a_game_has(client_for, alice):
+    assert [level for game, level in bot_levels() if game == "nim"] == [1]
+    bot_accounts_ensure()
+    response = client_for(alice).post("/api/matches", {
+        "game": "nim", "seats": [{"kind": "me"}, {"kind": "bot", "level": 2}]},
+        content_type="application/json")
+    assert_error(response, 400, "invalid_seats")
+    assert not Match.objects.filter(game="nim").exists()

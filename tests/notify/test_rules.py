@@ -47,8 +47,12 @@ def test_one_your_turn_per_match_until_looked_at_or_moved(
     assert len(turns()) == 1  # not looked at, not moved: no flood
     skipped = Delivery.objects.filter(user=alice, reason="turn_already_notified")
     assert skipped.count() == 2
-    # Looking at the match lifts the limit.
+    # Reading the match does not lift the limit; looking at it (a match page showed it) does.
     assert client.get(f"/api/matches/{match.id}").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        _turn(alice, match)
+    assert len(turns()) == 1
+    assert client.post(f"/api/matches/{match.id}/seen").status_code == 204
     with django_capture_on_commit_callbacks(execute=True):
         _turn(alice, match)
         _turn(alice, match)
@@ -173,8 +177,8 @@ def test_a_notification_says_what_the_feed_says_and_no_hidden_information(
         match = start("nimalia", [alice, bob])
     for _ in range(6):
         with django_capture_on_commit_callbacks(execute=True):
-            client_for(alice).get(f"/api/matches/{match.id}")  # looked at: more turns go out
-            client_for(bob).get(f"/api/matches/{match.id}")
+            client_for(alice).post(f"/api/matches/{match.id}/seen")  # more turns go out
+            client_for(bob).post(f"/api/matches/{match.id}/seen")
             play(match, [alice, bob])
     match.refresh_from_db()
     assert match.status == "active"
@@ -244,9 +248,10 @@ def _auth(device) -> str:
 
 
 @pytest.mark.django_db
-def test_without_redis_reading_the_match_still_lifts_the_your_turn_limit(
+def test_without_redis_looking_at_the_match_still_lifts_the_your_turn_limit(
         push_service, alice, bob, client_for, settings, django_capture_on_commit_callbacks):
-    """Plain ``make run`` has no Redis: the look is recorded on the limit's row."""
+    """Plain ``make run`` has no Redis: the look (``POST /api/matches/{id}/seen``) is recorded
+    on the limit's row. Reading the match records nothing."""
     settings.EVENTS_REDIS_URL = ""
     client = client_for(alice)
     device = push_service.device()
@@ -260,22 +265,26 @@ def test_without_redis_reading_the_match_still_lifts_the_your_turn_limit(
     assert len(turns()) == 1
     notice = TurnNotice.objects.get(user=alice, match=match)
     assert notice.looked_at is None
-    # Reading the match (no Redis anywhere) lifts the limit, once.
-    assert presence.seen_at(alice.id, match.id) is None
+    # Reading the match changes nothing; saying it was seen (no Redis anywhere) lifts the
+    # limit, once.
     assert client.get(f"/api/matches/{match.id}").status_code == 200
+    notice.refresh_from_db()
+    assert notice.looked_at is None
+    assert presence.seen_at(alice.id, match.id) is None
+    assert client.post(f"/api/matches/{match.id}/seen").status_code == 204
     notice.refresh_from_db()
     assert notice.looked_at is not None and notice.looked_at >= notice.sent_at
     with django_capture_on_commit_callbacks(execute=True):
         _turn(alice, match)
         _turn(alice, match)
     assert len(turns()) == 2
-    # The new notice waits for a new look; bob reading the match is not alice looking.
+    # The new notice waits for a new look; bob looking at the match is not alice looking.
     assert TurnNotice.objects.get(user=alice, match=match).looked_at is None
-    client_for(bob).get(f"/api/matches/{match.id}")
+    client_for(bob).post(f"/api/matches/{match.id}/seen")
     with django_capture_on_commit_callbacks(execute=True):
         _turn(alice, match)
     assert len(turns()) == 2
-    client.get(f"/api/matches/{match.id}", HTTP_IF_NONE_MATCH="whatever")
+    assert client.post(f"/api/matches/{match.id}/seen").status_code == 204
     with django_capture_on_commit_callbacks(execute=True):
         _turn(alice, match)
     assert len(turns()) == 3

@@ -2,16 +2,15 @@
 
 from django.core.management.base import BaseCommand
 
-from games.catalog import engines
 from games.management.progress import ProgressBar
-from games.services.bots import LEVELS, bot_account_ensure
+from games.services.bots import bot_account_ensure, bot_levels
 
 
 class Command(BaseCommand):
     help = "Create or update the bot accounts of every game and level."
 
     def handle(self, *args, **options) -> None:
-        wanted = [(game, level) for game in sorted(engines()) for level in LEVELS]
+        wanted = bot_levels()
         bots = []
         with ProgressBar(len(wanted), "bot accounts", stream=self.stderr) as bar:
             for game, level in wanted:

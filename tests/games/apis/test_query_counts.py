@@ -19,6 +19,9 @@ LIST_QUERIES = 4
 # snapshot and version, the opponent's "your turn" feed entry, and the savepoint around them
 # (opened and released). The token is remembered from the request before.
 MOVE_QUERIES = 6
+# With an Idempotency-Key: the key looked up under the lock, the answer kept for retries, and
+# the savepoint of the transaction that holds the move and its answer together.
+IDEMPOTENT_MOVE_QUERIES = MOVE_QUERIES + 4
 
 
 def _count(client, url) -> int:
@@ -90,3 +93,11 @@ def test_submitting_a_move_has_a_fixed_budget(nibble, django_assert_max_num_quer
     take = first_nibble_take(nibble.detail(nibble.a)["legal_moves"])
     with django_assert_max_num_queries(MOVE_QUERIES):
         assert submit(nibble.a, nibble.id, take, 0).status_code == 201
+
+
+def test_submitting_a_move_with_an_idempotency_key_has_a_fixed_budget(
+        nibble, django_assert_max_num_queries):
+    take = first_nibble_take(nibble.detail(nibble.a)["legal_moves"])
+    with django_assert_max_num_queries(IDEMPOTENT_MOVE_QUERIES):
+        assert submit(nibble.a, nibble.id, take, 0, **{"Idempotency-Key": "k"}).status_code \
+            == 201

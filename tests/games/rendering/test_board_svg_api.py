@@ -12,7 +12,7 @@ import pytest
 
 from games.catalog import games, get_engine
 from games.models import Match
-from games.selectors.boards import state_at
+from games.movelog import state_at
 from games.services import match_system_step_run
 from tests.factories import BotFactory
 from tests.games.helpers import create_match

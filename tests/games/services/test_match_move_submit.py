@@ -7,6 +7,7 @@ from unittest import mock
 
 import pytest
 
+from games.catalog import get_engine
 from games.exceptions import (
     AbortNotAllowed,
     IdempotencyKeyReused,
@@ -16,11 +17,12 @@ from games.exceptions import (
     NotSeated,
     StaleVersion,
 )
-from games.kit.protocol import IllegalMove, MalformedMove, NotYourTurn
+from games.kit.protocol import IllegalMove, MalformedMove, NotYourTurn, events_for
 from games.models import IdempotencyRecord, Match, Move
 from games.nibble.engine import takeable_discs
 from games.selectors import matches_awaiting
 from games.services import (
+    MoveResult,
     SeatSpec,
     match_abort,
     match_create,
@@ -28,6 +30,7 @@ from games.services import (
     match_move_preview,
     match_move_submit,
     match_resign,
+    request_fingerprint,
     scheduling,
 )
 from tests.factories import BotFactory
@@ -43,8 +46,6 @@ def nibble_between(alice, bob) -> Match:
 
 
 def a_take(match: Match) -> dict:
-    from games.catalog import get_engine
-
     takeable = takeable_discs(get_engine("nibble").load(match.state))
     return {"take": [list(takeable[min(takeable)][0])]}
 
@@ -52,9 +53,14 @@ def a_take(match: Match) -> dict:
 def test_a_move_is_recorded_under_the_next_seq(alice, bob):
     match = nibble_between(alice, bob)
     move = a_take(match)
-    answer = match_move_submit(user=alice, match_id=match.id, move=move, expected_version=0)
-    assert answer["seq"] == 1 and answer["match"]["version"] == 1
+    result = match_move_submit(user=alice, match_id=match.id, move=move, expected_version=0)
+    # A domain result, not an answer: the move, its seat's events, the match after it.
+    assert isinstance(result, MoveResult)
     row = Move.objects.get(match=match)
+    assert result.move == row and result.seq == 1
+    assert result.events == events_for(row.events, 0) and result.events
+    assert result.match.id == match.id and result.match.version == 1
+    assert get_engine("nibble").dump(result.state) == result.match.state
     assert (row.seq, row.seat, row.user, row.kind, row.payload) == (1, 0, alice, "move", move)
     match.refresh_from_db()
     assert match.version == 1 and match.actors == [1]
@@ -111,18 +117,20 @@ def test_preview_changes_nothing(alice, bob):
     assert Match.objects.get(id=match.id).version == 0
 
 
-def test_an_idempotent_retry_returns_the_first_answer(alice, bob):
+def test_an_idempotent_retry_returns_the_kept_answer_and_records_nothing(alice, bob):
     match = nibble_between(alice, bob)
     move = a_take(match)
     first = match_move_submit(user=alice, match_id=match.id, move=move, expected_version=0,
                               idempotency_key="k")
+    assert isinstance(first, MoveResult) and first.seq == 1
+    # The caller keeps its answer with the move (the API does, as it renders it).
+    kept = IdempotencyRecord.objects.create(
+        user=alice, key="k", match=match, fingerprint=request_fingerprint(move, 0),
+        status_code=201, body='{"seq":1}')
     again = match_move_submit(user=alice, match_id=match.id, move=move, expected_version=0,
                               idempotency_key="k")
-    assert again["seq"] == first["seq"] == 1
+    assert again == kept
     assert Move.objects.count() == 1
-    record = IdempotencyRecord.objects.get()
-    assert (record.user, record.key, record.match_id, record.status_code) == (alice, "k",
-                                                                            match.id, 201)
     with pytest.raises(IdempotencyKeyReused):
         match_move_submit(user=alice, match_id=match.id, move=move, expected_version=1,
                           idempotency_key="k")
