@@ -142,6 +142,8 @@ def _check_guest_match_allowance(user: User) -> None:
 
 
 def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list[User | None]:
+    """The player of each seat. A refused seat's message counts seats from 1, as people do;
+    its ``extra.seat`` stays the seat's index (from 0), as everywhere in the API."""
     resolved: list[User | None] = []
     for index, spec in enumerate(seats):
         if spec.kind == "me":
@@ -152,18 +154,18 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
             invited = User.objects.filter(username=spec.username, is_active=True).first()
             if invited is None or invited.is_bot or invited.is_guest:
                 raise InvalidSeats(_("Seat %(seat)d: no player called %(name)r.")
-                                   % {"seat": index, "name": spec.username}, seat=index)
+                                   % {"seat": index + 1, "name": spec.username}, seat=index)
             resolved.append(invited)
         elif spec.kind == "bot":
             bot = User.objects.filter(is_bot=True, bot_game=game, bot_level=spec.level).first()
             if bot is None:
                 raise InvalidSeats(_("Seat %(seat)d: no level %(level)s bot for %(game)s.")
-                                   % {"seat": index, "level": spec.level, "game": game},
+                                   % {"seat": index + 1, "level": spec.level, "game": game},
                                    seat=index)
             resolved.append(bot)
         else:
             raise InvalidSeats(_("Seat %(seat)d: unknown kind %(kind)r.")
-                               % {"seat": index, "kind": spec.kind}, seat=index)
+                               % {"seat": index + 1, "kind": spec.kind}, seat=index)
     people = [u.id for u in resolved if u is not None and not u.is_bot]
     if len(people) != len(set(people)):
         raise InvalidSeats(_("A player can hold only one seat of a match."))

@@ -61,18 +61,34 @@ def _cached_preloads() -> tuple[str, ...]:
     return tuple(_preloads())
 
 
+def _game_styles() -> str:
+    """``{slug: served URL}`` of every game's stylesheet (``games/<slug>.css``), as JSON: the
+    client adds a game's stylesheet when it loads the game's module; a game without one has
+    none to add."""
+    styles = {path.stem: static(f"boardpost/games/{path.name}")
+              for path in sorted((CLIENT_DIR / "games").glob("*.css"))}
+    return json.dumps(styles, sort_keys=True)
+
+
+@lru_cache(maxsize=1)
+def _cached_game_styles() -> str:
+    return _game_styles()
+
+
 @require_safe
 def index(request, **_ignored):
     """The client's single page, for ``/`` and every client route."""
     import_map = _import_map() if settings.DEBUG else _cached_import_map()
     preloads = _preloads() if settings.DEBUG else _cached_preloads()
+    game_styles = _game_styles() if settings.DEBUG else _cached_game_styles()
     # The page is in the language LocaleMiddleware chose (the language cookie, then
     # Accept-Language); its modules fetch that language's texts from /jsi18n.json.
     response = render(request, "boardpost/index.html",
                       {"import_map": mark_safe(import_map), "preloads": preloads,
                        # Each language in its own name, untranslated (the menu's items).
                        "languages": settings.LANGUAGES,
-                       "language_cookie": settings.LANGUAGE_COOKIE_NAME})
+                       "language_cookie": settings.LANGUAGE_COOKIE_NAME,
+                       "game_styles": game_styles})
     # The page names the current module URLs: always revalidate it.
     response["Cache-Control"] = "no-cache"
     response["X-Content-Type-Options"] = "nosniff"

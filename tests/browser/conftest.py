@@ -357,6 +357,7 @@ def collected_static():
     call_command("collectstatic", "--noinput", verbosity=0)
     views._cached_import_map.cache_clear()
     views._cached_preloads.cache_clear()
+    views._cached_game_styles.cache_clear()
     return Path(settings.STATIC_ROOT)
 
 

@@ -94,3 +94,21 @@ def test_a_comment_does_not_hash_an_import_twice(tmp_path):
 def test_the_page_itself_is_revalidated(collected_static):
     response = Client().get("/")
     assert response["Cache-Control"] == "no-cache"
+
+
+def test_each_games_stylesheet_is_named_hashed_compressed_and_cached(collected_static):
+    """The page lists each game's stylesheet (games/<slug>.css) for catalog.js to add with the
+    game's module: hashed names, served compressed and cached for a year."""
+    import html as entities
+    import json
+
+    client = Client()
+    page = client.get("/").content.decode()
+    content = re.search(r'<meta name="boardpost-game-styles" content="([^"]*)">', page).group(1)
+    styles = json.loads(entities.unescape(content))
+    assert set(styles) == {"nibble", "nimble", "nimalia"}, styles
+    for slug, url in styles.items():
+        assert re.search(rf"/static/boardpost/games/{slug}\.[0-9a-f]{{12}}\.css$", url), url
+        response = client.get(url, HTTP_ACCEPT_ENCODING="br")
+        assert response.status_code == 200 and response["Content-Encoding"] == "br", url
+        assert "immutable" in response["Cache-Control"], url

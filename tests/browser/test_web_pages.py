@@ -123,3 +123,14 @@ def test_the_client_loads_a_game_module_by_its_slug():
     static_imports = re.compile(r'^import\s.*?from\s+"[./]*games/', re.MULTILINE | re.DOTALL)
     for module in sorted(CLIENT_DIR.rglob("*.js")):
         assert not static_imports.search(module.read_text()), module.name
+
+
+def test_the_page_lists_every_games_stylesheet_a_new_one_too(monkeypatch, tmp_path):
+    monkeypatch.setattr(web, "static", lambda name: "/static/" + name)
+    styles = json.loads(web._game_styles())
+    assert styles == {slug: f"/static/boardpost/games/{slug}.css"
+                      for slug in ("nibble", "nimalia", "nimble")}
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "fourth.css").write_text(".fourth { color: red; }\n")
+    monkeypatch.setattr(web, "CLIENT_DIR", tmp_path)
+    assert json.loads(web._game_styles()) == {"fourth": "/static/boardpost/games/fourth.css"}

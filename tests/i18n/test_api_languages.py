@@ -177,8 +177,8 @@ def test_a_service_error_with_values_is_translated_with_them(client_for, alice):
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "invalid_seats"
-    assert body["extra"] == {"seat": 1}
-    assert body["message"] == "Lugar 1: nenhum jogador se chama 'nobody'."
+    assert body["extra"] == {"seat": 1}  # the index; the message counts seats from 1
+    assert body["message"] == "Lugar 2: nenhum jogador se chama 'nobody'."
 
 
 def test_engine_messages_with_values_are_told_by_their_code():

@@ -7,7 +7,7 @@
 
 import { api } from "./api.js";
 import { gameModule, gameName, knownGames, loadGames } from "./catalog.js";
-import { clear, h, link } from "./dom.js";
+import { clear, h, link, put } from "./dom.js";
 import {
   formatList, gettext, interpolate, interpolateNodes, ngettext, ordinal,
 } from "./i18n.js";
@@ -195,14 +195,17 @@ export function afterMatch(root, { id, navigate, signal }) {
   function actions(match) {
     const seated = match.your_seat !== null && match.your_seat !== undefined;
     const box = h("div", { class: "actions after-actions" });
+    // A solo match (one seat) has nobody to swap seats with: its rematch is the same game
+    // again, and a match against a bot is not "again".
+    const solo = match.seats.length === 1;
     if (match.status === "finished" && seated) {
-      const label = match.rematch ? gettext("Go to the rematch")
+      const label = solo ? gettext("Play again") : match.rematch ? gettext("Go to the rematch")
         : gettext("Rematch (seats swapped)");
       const button = h("button", { type: "button", class: "primary", id: "rematch" }, label);
       button.addEventListener("click", () => rematch(button));
       box.append(button);
     }
-    if (seated) {
+    if (seated && !solo) {
       const again = h("button", { type: "button", id: "play-again" },
         interpolate(gettext("Play %(game)s again against a bot"), { game: gameName(match.game) }));
       again.addEventListener("click", () => playAgain(again));
@@ -220,12 +223,13 @@ export function afterMatch(root, { id, navigate, signal }) {
       return;
     }
     const words = resultWords(match, lastLog);
-    clear(section).append(
+    // put() skips the absent parts (append would write them as the text "null").
+    put(clear(section),
       h("h2", { id: "after-match-h" }, gettext("Result")),
       h("p", { class: "result-headline", id: "after-result" }, h("strong", null, words.headline)),
       words.reason ? h("p", { class: "result-reason", id: "after-reason" }, words.reason) : null,
       match.status === "finished" ? ratingList(match) : null,
-      match.rematch && match.your_seat !== null ? h("p", { class: "muted", id: "rematch-note" },
+      match.rematch && match.your_seat !== null && match.seats.length > 1 ? h("p", { class: "muted", id: "rematch-note" },
         gettext("A rematch has been offered.")) : null,
       match.rematch_of ? h("p", { class: "muted" },
         link(`/match/${match.rematch_of}`, gettext("The match before this one"))) : null,

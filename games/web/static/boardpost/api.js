@@ -113,6 +113,18 @@ export const api = {
   },
 };
 
+/** Tell the server that the signed-in seat has looked at match `id` (POST
+ * /api/matches/{id}/seen, 204). Best-effort: any failure (a spectator's 403 or 404, a server
+ * without the endpoint, the network) is ignored. Resolves to whether the server took it. */
+export async function markSeen(id, signal) {
+  try {
+    await request("POST", `/api/matches/${encodeURIComponent(id)}/seen`, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Every page of a cursor-paginated list ({results, next}), up to `max` items. */
 export async function allPages(path, max = 1000, signal) {
   const items = [];

@@ -108,6 +108,9 @@ async function updateBadge() {
 
 function renderNav() {
   const nav = clear(document.getElementById("nav"));
+  // A new page starts with the narrow screen's menu folded.
+  nav.classList.remove("open");
+  document.getElementById("nav-toggle")?.setAttribute("aria-expanded", "false");
   const here = location.pathname;
   const item = (href, label, extra) => {
     const a = link(href, label, extra);
@@ -134,6 +137,37 @@ function renderNav() {
     list.append(item("/signin", gettext("Sign in")));
   }
   nav.append(list);
+}
+
+/** On a narrow screen the navigation folds behind a "Menu" button (a disclosure: the button's
+ * aria-expanded says whether the list shows; CSS shows the button only on narrow screens).
+ * Escape or a click elsewhere folds it, the focus back on the button; following a link too. */
+function setUpNavMenu() {
+  const nav = document.getElementById("nav");
+  if (!nav) return;
+  const button = h("button", { type: "button", class: "nav-toggle", id: "nav-toggle",
+    "aria-expanded": "false", "aria-controls": "nav" }, gettext("Menu"));
+  nav.before(button);
+  const fold = (refocus) => {
+    if (button.getAttribute("aria-expanded") !== "true") return;
+    button.setAttribute("aria-expanded", "false");
+    nav.classList.remove("open");
+    if (refocus) button.focus();
+  };
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    nav.classList.toggle("open", open);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && (nav.contains(event.target) || event.target === button)) {
+      fold(true);
+    }
+  });
+  document.addEventListener("click", (event) => {
+    if (!nav.contains(event.target) && !button.contains(event.target)) fold(false);
+    else if (event.target.closest("#nav a, #nav button")) fold(false);
+  });
 }
 
 // ------------------------------------------------------------------ the language menu
@@ -178,8 +212,9 @@ function setUpLanguageMenu() {
   const menu = document.getElementById("language-menu");
   if (!menu) return;
   const here = LANGUAGES.find(([code]) => code === LANG) || [LANG, LANG];
-  menu.querySelector("summary").setAttribute("aria-label",
-    interpolate(gettext("Language: %(language)s"), { language: here[1] }));
+  // Its name starts with the code it shows (WCAG 2.5.3, label in name): "EN Language: English".
+  menu.querySelector("#language-name").textContent =
+    interpolate(gettext("Language: %(language)s"), { language: here[1] });
   for (const button of menu.querySelectorAll("[data-language]")) {
     const code = button.dataset.language;
     button.addEventListener("click", () => (code === LANG ? menu.removeAttribute("open")
@@ -301,6 +336,7 @@ export function signedIn(token, username, next) {
   navigate(next && next.startsWith("/") && !next.startsWith("//") ? next : "/");
 }
 
+setUpNavMenu();
 setUpLanguageMenu();
 if (session.token) {
   feed.start();

@@ -16,17 +16,24 @@
 //   goal(match)                   what wins this match in players' words (or null)
 //   simultaneous(match)           true when moves must not carry expected_version (another
 //                                 seat's move must not make a still-legal move fail)
-//   RULES                         {"<slug>.<rule>": short text} for an illegal move's rule code
-//   REASONS                       {"<outcome reason>": words} for the result line
 //   SUMMARY                       one line about the game for the rules index
 //   OUTCOME_WORDS                 {"<outcome reason>": a sentence} for the after-match section
+//                                 (the only words a game gives for how a match ended)
+//
+// An illegal move's rule is told by the server (the error's message, in the page's language,
+// with its code in extra.rule): a game module carries no rule texts of its own.
 //   OPTION_HINTS                  {"<option name>": {suggestions: [...]}} for the lobby form
+//
+// A game's styles ship with its module: games/<slug>.css, if the game has one (the page lists
+// them in <meta name="boardpost-game-styles">), is added as a <link> when the module loads, and
+// the module counts as loaded once its stylesheet is (or failed to load).
 //
 // `ui` (from the match page) gives submit(move) (resolves true when the move was accepted),
 // rerender(), say(text), seatName(seat), boardPicture() (the current position as the server
 // draws it, a Blob), busy, and state, an object that keeps a selection across redraws.
 
 import { api } from "./api.js";
+import { h } from "./dom.js";
 import * as generic from "./generic.js";
 
 const SLUG = /^[a-z][a-z0-9_]*$/;
@@ -34,6 +41,30 @@ const SLUG = /^[a-z][a-z0-9_]*$/;
 let games = [];
 let loading = null;
 const modules = new Map(); // slug -> the module with generic.js's defaults filled in
+
+/** {slug: URL} of the games' stylesheets, as the page lists them. */
+function gameStyles() {
+  try {
+    return JSON.parse(document.querySelector('meta[name="boardpost-game-styles"]')?.content
+      || "{}");
+  } catch {
+    return {};
+  }
+}
+
+/** Add games/<slug>.css to the page, once; resolves when it has loaded (or failed to). */
+function loadGameStyle(slug) {
+  const href = gameStyles()[slug];
+  if (!href || document.querySelector(`link[data-game-style="${slug}"]`)) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const sheet = h("link", { rel: "stylesheet", href, dataset: { gameStyle: slug } });
+    sheet.addEventListener("load", resolve, { once: true });
+    sheet.addEventListener("error", resolve, { once: true });
+    document.head.append(sheet);
+  });
+}
 
 function complete(module, fallback = false) {
   return Object.freeze({ ...generic, ...module, fallback });
@@ -45,7 +76,10 @@ const GENERIC = complete({}, true);
 export function loadGameModule(slug) {
   if (!modules.has(slug)) {
     const loaded = SLUG.test(slug) ? import(`./games/${slug}.js`)
-      .then((module) => complete(module))
+      .then(async (module) => {
+        await loadGameStyle(slug);
+        return complete(module);
+      })
       .catch((error) => {
         console.warn(`No client module for ${slug} (${error.message}): using the generic view.`);
         return GENERIC;

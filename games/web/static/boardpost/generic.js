@@ -8,8 +8,6 @@ import { gettext, interpolate } from "./i18n.js";
 
 const SHOWN_MOVES = 200;
 
-export const RULES = {};
-export const REASONS = {};
 export const OUTCOME_WORDS = {};
 export const SUMMARY = "";
 

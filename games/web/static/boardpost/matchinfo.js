@@ -6,7 +6,8 @@ import { formatList, gettext, interpolate, interpolateNodes, ngettext, ordinal }
 
 export { ordinal };
 
-// Outcome reasons any game may give; a game module names its own (REASONS, see catalog.js).
+// Outcome reasons any game may give, for a result in a list. How a match of a game ended is
+// told once, in the game module's OUTCOME_WORDS, by the match page's after-match section.
 export const REASONS = {
   forfeit: gettext("forfeit"),
   finished: gettext("finished"),
@@ -14,9 +15,8 @@ export const REASONS = {
   timeout: gettext("time ran out"),
 };
 
-export function reasonText(game, reason) {
-  if (!reason) return "";
-  return gameModule(game).REASONS[reason] || REASONS[reason] || String(reason).replaceAll("_", " ");
+export function reasonText(reason) {
+  return (reason && REASONS[reason]) || "";
 }
 
 /**
@@ -68,7 +68,7 @@ export function statusText(match) {
 export function resultText(match) {
   const outcome = match.outcome || {};
   const winners = (outcome.winners || match.seats.filter((s) => s.rank === 1).map((s) => s.index));
-  const reason = reasonText(match.game, outcome.reason);
+  const reason = reasonText(outcome.reason);
   const suffix = reason ? interpolate(gettext(" (%(reason)s)"), { reason }) : "";
   if (outcome.title) {
     return interpolate(gettext("Finished: %(title)s"), { title: gettext(outcome.title) }) + suffix;

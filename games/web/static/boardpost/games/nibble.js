@@ -57,17 +57,6 @@ export const COLOURS = [
   },
 ];
 
-export const RULES = {
-  "nibble.empty_take": gettext("Take at least one disc."),
-  "nibble.duplicate_cell": gettext("A disc was listed twice."),
-  "nibble.off_board": gettext("That cell is not on the board."),
-  "nibble.no_disc": gettext("That cell is empty."),
-  "nibble.mixed_colours": gettext("All discs taken in one turn must be of one colour."),
-  "nibble.not_exposed": gettext(
-    "A disc can be taken only with two adjacent open sides (a corner), before the turn."),
-  "nibble.splits_board": gettext("The discs left must stay one orthogonally connected group."),
-};
-
 // One line about the game for the rules index.
 export const SUMMARY = gettext("Two players take discs of one colour from a 9 by 9 board.");
 
@@ -90,13 +79,6 @@ export const OUTCOME_WORDS = {
     "The board was cleared: the most discs in the most colours win."),
   decided: gettext(
     "The winner was settled before the board was cleared, so the match stopped early."),
-};
-
-export const REASONS = {
-  nine_of_a_colour: gettext("all nine discs of a colour"),
-  three_adjacent_sevens: gettext("seven of three adjacent colours"),
-  majority_of_majorities: gettext("the majority of majorities"),
-  decided: gettext("the result was settled early"),
 };
 
 const key = ([r, c]) => `${r},${c}`;

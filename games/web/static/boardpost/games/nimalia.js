@@ -56,15 +56,6 @@ const DIRECTIONS = {
 };
 const directionName = (direction) => DIRECTIONS[direction] || direction;
 
-export const RULES = {
-  "nimalia.already_placed": gettext("You have already placed a card this turn; take it back first."),
-  "nimalia.card_not_in_hand": gettext("That card is not in your hand."),
-  "nimalia.no_overlap": gettext(
-    "A new card must cover 1 to 4 squares of your reserve (not just touch it)."),
-  "nimalia.exceeds_6x6": gettext("Your reserve must fit within 6 x 6 squares."),
-  "nimalia.nothing_to_undo": gettext("There is no pending placement to take back."),
-};
-
 const TIE_BREAKS = {
   most_of_one_species: gettext("the most animals of one kind"),
   fewest_covered_squares: gettext("the fewest squares covered by later cards"),

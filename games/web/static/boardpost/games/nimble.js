@@ -36,17 +36,6 @@ export const COLOURS = {
   },
 };
 
-export const RULES = {
-  "nimble.set_empty": gettext("Your Set is empty: take your discard back (recycle) first."),
-  "nimble.discard_empty": gettext("Your discard pile is empty: flip a card first."),
-  "nimble.frame_mismatch": gettext("A card goes on a stack only when its frame colour equals "
-    + "the circle colour of the stack's top card."),
-  "nimble.set_not_empty": gettext("You can recycle your discard only once your Set is empty."),
-  "nimble.budget_spent": gettext(
-    "No hand actions (flip, return, recycle) are left this turn: place or end the turn."),
-  "nimble.not_turn_mode": gettext("There are no turns to end in race mode."),
-};
-
 // One line about the game for the rules index.
 export const SUMMARY = gettext("2-4 players race to shed their cards on three shared stacks.");
 
@@ -74,11 +63,6 @@ export const OUTCOME_WORDS = {
   finished: gettext("The winner got down to the target number of cards first."),
   deadlock: gettext("No card could be placed any more: the fewest cards left win."),
   stalemate: gettext("Nobody placed a card for too long: the fewest cards left win."),
-};
-
-export const REASONS = {
-  deadlock: gettext("deadlock: no placement was possible any more"),
-  stalemate: gettext("stalemate: nobody placed for too long"),
 };
 
 function cardName(card) {

@@ -2,7 +2,7 @@
 // catalog.js), moves by clicking, the move log, live updates through the long-poll endpoint,
 // and a move-by-move replay once the match is over.
 
-import { api, ApiError, live, newKey, request, session } from "../api.js";
+import { api, ApiError, live, markSeen, newKey, request, session } from "../api.js";
 import { gameName, loadGameModule } from "../catalog.js";
 import {
   clear, deadlineTag, h, link, notice, preserveFocus, timeTag, turnSecondsText, withTime,
@@ -82,10 +82,8 @@ export async function render(main, [id], ctx) {
     else delete message.dataset.rule;
     if (!text) return;
     message.append(h("p", null, text));
-    if (rule) {
-      const why = game?.RULES[rule];
-      message.append(h("p", { class: "rule" }, h("code", null, rule), why ? ` — ${why}` : ""));
-    }
+    // The server's message tells the rule in words; its code is shown for reference.
+    if (rule) message.append(h("p", { class: "rule" }, h("code", null, rule)));
   }
 
   // ---------------------------------------------------------------- moves
@@ -186,11 +184,26 @@ export async function render(main, [id], ctx) {
     if (newVersion) game.onNewVersion(ui, match);
     renderHead();
     renderBoard();
+    tellSeen();
     if (wasRunning && !RUNNING.has(match.status)) {
       // Over: the whole log is now revealed (hidden placements, piles), so read it again.
       loadLog(true).then(() => setUpReplay()).catch(() => {});
     }
   }
+
+  // The server hears that a seated player has looked at the match: when the page shows it,
+  // and for each new position that arrives (or is waiting) while the page is visible; once
+  // per version at most.
+  let seenVersion = null;
+  function tellSeen() {
+    const seated = match && match.your_seat !== null && match.your_seat !== undefined;
+    if (!seated || document.visibilityState !== "visible" || seenVersion === match.version) return;
+    seenVersion = match.version;
+    markSeen(id, signal);
+  }
+  document.addEventListener("visibilitychange", tellSeen);
+  signal.addEventListener("abort", () => document.removeEventListener("visibilitychange",
+    tellSeen), { once: true });
 
   async function loadLog(fromStart = false) {
     let after = fromStart ? 0 : (log.at(-1)?.seq ?? 0);

@@ -4,22 +4,70 @@
 
 import { api } from "../api.js";
 import { gameModule, loadGames } from "../catalog.js";
-import { clear, h, link } from "../dom.js";
+import { clear, h, link, put } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 
 
-/** HTML from the server (its own Markdown, raw HTML off) into a node; wide tables scroll. */
+// The elements and attributes of the server's Markdown rendering (CommonMark and tables, raw
+// HTML off); anything else in the HTML is left out, its text kept.
+const ELEMENTS = new Set(["a", "blockquote", "br", "code", "del", "em", "h1", "h2", "h3", "h4",
+  "h5", "h6", "hr", "img", "li", "ol", "p", "pre", "s", "strong", "table", "tbody", "td", "th",
+  "thead", "tr", "ul"]);
+const DROPPED = new Set(["script", "style", "template", "iframe", "object", "embed", "noscript"]);
+const ATTRIBUTES = {
+  "*": ["id", "title"], a: ["href"], img: ["src", "alt", "width", "height"], code: ["class"],
+  ol: ["start"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan", "scope"],
+};
+
+/** A link or picture address the page may use, as written: this site's (pictures), or
+ * http(s) (links); null for any other (javascript:, data:, ...). */
+function safeUrl(value, sameSiteOnly) {
+  try {
+    const url = new URL(value, location.href);
+    if (url.origin === location.origin) return value;
+    return !sameSiteOnly && ["http:", "https:"].includes(url.protocol) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A copy in this document of `node` (from an inert parsed document), allowed parts only. */
+function imported(node) {
+  if (node.nodeType === Node.TEXT_NODE) return document.createTextNode(node.data);
+  if (node.nodeType !== Node.ELEMENT_NODE || DROPPED.has(node.localName)) return null;
+  const children = [...node.childNodes].map(imported).filter(Boolean);
+  if (!ELEMENTS.has(node.localName)) return children;
+  const copy = document.createElement(node.localName);
+  for (const name of [...ATTRIBUTES["*"], ...(ATTRIBUTES[node.localName] || [])]) {
+    let value = node.getAttribute(name);
+    if (value === null) continue;
+    if (name === "href" || name === "src") value = safeUrl(value, name === "src");
+    if (value !== null) copy.setAttribute(name, value);
+  }
+  put(copy, children);
+  return copy;
+}
+
+/** HTML from the server (its own Markdown, raw HTML off) into a node: parsed into an inert
+ * document (nothing runs, nothing loads), then only the allowed elements and attributes are
+ * copied over. Wide tables scroll. */
 function fill(node, html) {
-  node.innerHTML = html;
+  const parsed = new DOMParser().parseFromString(html, "text/html");
+  put(node, [...parsed.body.childNodes].map(imported));
   for (const table of node.querySelectorAll("table")) {
     const label = table.previousElementSibling?.textContent?.slice(0, 60) || gettext("Table");
     const box = h("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": label });
     table.replaceWith(box);
     box.append(table);
   }
+  // A picture keeps a legible size on a narrow screen: it scrolls sideways in its own box.
   for (const img of node.querySelectorAll("img")) {
     img.loading = "lazy";
     img.classList.add("rules-picture");
+    const box = h("span", { class: "picture-scroll", tabindex: "0", role: "region",
+      "aria-label": img.alt || gettext("Picture") });
+    img.replaceWith(box);
+    box.append(img);
   }
   return node;
 }
