@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test lint clients messages bench bench-api bench-sweep profile-moves clean
+.PHONY: run test test-fast system-packages lint clients messages bench bench-api bench-sweep profile-moves clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,10 +23,29 @@ run: $(STAMP) messages
 	$(BIN)/python scripts/run_local.py --port $(PORT)
 
 ## make test: the checks below, then the whole suite (PostgreSQL and Redis when DATABASE_URL /
-## CELERY_BROKER_URL are set): the browser and integration tests and the rest in two pytest
-## processes at once, each on a database of its own (scripts/test_suite.py)
+## CELERY_BROKER_URL are set) in four pytest processes at once (pytest-xdist), each on a
+## database and a Redis database number of its own (scripts/test_suite.py). The system packages
+## the tests need come from make system-packages.
 test: lint clients messages
 	$(BIN)/python scripts/test_suite.py
+
+## make test-fast: the inner loop, under two minutes (two processes, about two minutes of CPU):
+## the tests of the pure game packages (the engines, the clocks' arithmetic, Nim the fourth game
+## and its matches over HTTP, the engines' hidden-information checks) and of the module
+## layers (tests/test_layers.py), on SQLite and without Redis, a browser or a worker process,
+## whatever DATABASE_URL and CELERY_BROKER_URL say. Not in it: the bots (their level-4 searches
+## take minutes) and the API, services, notifications, browser and integration tests.
+FAST_TESTS := tests/engines tests/clocks tests/fourth_game tests/test_layers.py \
+  tests/hidden/test_engine_invariance.py tests/hidden/test_variants.py
+test-fast: $(STAMP)
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \
+	  $(BIN)/python -m pytest -q -n 2 $(FAST_TESTS)
+
+## make system-packages: the Debian packages the tests need (Chromium, the Hangul font
+## fonts-noto-cjk, node and npm, gettext), installed where missing (root or sudo);
+## .ci/run runs it too
+system-packages:
+	bash scripts/system-packages.sh
 
 ## make clients: the TypeScript client check (needs node and npm): types generated from
 ## docs/openapi.yaml by openapi-typescript, a small client type-checked by tsc --noEmit. The
@@ -62,8 +81,10 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python manage.py bench_engines
 
-## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL, the move path
-## against the framework floor (games.benchmarks.floor) in the same run
+## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL, in interleaved
+## rounds of one run: the bare floor (games.benchmarks.bare: Django and DRF alone, raw SQL), the
+## stack floor (games.benchmarks.floor: the project's settings, middleware and ORM) and the move
+## path, printed with their ratios to the bare floor
 ## (Celery's broker and the wake-ups in a Redis database of the benchmarks' own, as deployed;
 ## the commands purge the tasks they leave there)
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boardpost_bench
@@ -72,7 +93,7 @@ bench-api: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
-	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --floor
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --bare --floor
 
 ## make profile-moves: where one move's CPU time goes, the move path and the floor (cProfile)
 profile-moves: $(STAMP)
@@ -90,15 +111,19 @@ clean:
 	rm -rf $(VENV) .pytest_cache var
 
 ## make bench-longpoll: 1,000, 2,000 and 5,000 waiting long-poll clients on one uvicorn process,
-## one match watched by all and 100 matches moved at once (BENCH_LONGPOLL_ARGS for others,
-## e.g. "--transport sse" or "--clients 1000 --case broadcast")
+## one match watched by all and 100 matches moved at once, each run preceded by the same against
+## the bare ASGI floor (games.benchmarks.bare.longpoll) and printed beside it
+## (BENCH_LONGPOLL_ARGS for others, e.g. "--clients 1000 --case broadcast"; the floor serves
+## long-polls only, so for "--transport sse" set BENCH_LONGPOLL_FLOOR empty)
 BENCH_LONGPOLL_ARGS ?=
+BENCH_LONGPOLL_FLOOR ?= --floor
 .PHONY: bench-longpoll
 bench-longpoll: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
-	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_ARGS)
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_FLOOR) \
+	  $(BENCH_LONGPOLL_ARGS)
 
 ## make bench-bots: bot moves per worker pool process and per core, for every game and level
 ## (the service a worker's task runs, timed; wall and CPU time, the database backend's CPU)

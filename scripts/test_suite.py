@@ -1,15 +1,17 @@
-"""The whole test suite as ``make test`` runs it: the browser and integration tests (which mostly
-wait on servers, workers and a browser) and the rest in two pytest processes at once, so a
-2-core machine finishes in a little over half the time.
+"""The whole test suite as ``make test`` runs it: one pytest run spread over WORKERS processes
+(pytest-xdist, 4 unless ``TEST_WORKERS`` says otherwise), a module's tests all in one process so
+that its shared servers and workers start once. Most browser and integration tests wait on
+servers, workers and a browser rather than compute, so a 2-core machine runs four processes at
+once; they are handed out first (tests/xdist_workers.py), the short modules of the rest after.
 
-The two runs share nothing that could mix them up: with PostgreSQL each has its own database
-(the browser and integration run's name ends in ``_waiting``, and pytest-django makes
-``test_<name>`` of each), and with Redis its own database number (that run's is the next one
-up), which holds its Celery broker, its wake-ups' presence records and everything else the
-settings derive from ``CELERY_BROKER_URL``. The rest's output is shown as it comes; the other
-run's is shown when it ends. The exit status is non-zero when either run fails.
+The processes share nothing that could mix them up: with PostgreSQL each has its own test
+database (pytest-django names it ``test_<name>_gw<n>``), and with Redis its own database
+number, ``CELERY_BROKER_URL``'s plus ``n`` (so 12 to 15 for ``redis://.../12``), which holds its
+Celery broker, its wake-ups' presence records and everything else the settings derive from
+``CELERY_BROKER_URL`` (tests/xdist_workers.py). The exit status is pytest's: non-zero when any
+test fails, and when no test was collected.
 
-    python scripts/test_suite.py [pytest arguments for both runs]
+    python scripts/test_suite.py [pytest arguments]
 """
 
 from __future__ import annotations
@@ -17,57 +19,22 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
-WAITING = ["tests/browser", "tests/integration"]
+WORKERS = 4
 
 
-def _waiting_database(url: str) -> str:
-    parts = urlsplit(url)
-    if not parts.scheme.startswith("postgres") or not parts.path.strip("/"):
-        return url  # SQLite: each test database lives in its own process's memory
-    return urlunsplit(parts._replace(path=parts.path.rstrip("/") + "_waiting"))
-
-
-def _waiting_redis(url: str) -> str:
-    parts = urlsplit(url)
-    if not parts.scheme.startswith("redis"):
-        return url
-    number = parts.path.strip("/")
-    index = int(number) if number.isdigit() else 0
-    return urlunsplit(parts._replace(path=f"/{index + 1}"))
+def command(args: list[str], workers: int) -> list[str]:
+    """The pytest command line: ``-p tests.xdist_workers`` before anything loads the settings,
+    modules kept whole (``--dist loadfile``) and handed out in the order collected."""
+    return [sys.executable, "-m", "pytest", "-p", "tests.xdist_workers", "-n", str(workers),
+            "--dist", "loadfile", "--no-loadscope-reorder", *args]
 
 
 def main(args: list[str]) -> int:
-    env = dict(os.environ)
-    waiting_env = dict(env)
-    if env.get("DATABASE_URL"):
-        waiting_env["DATABASE_URL"] = _waiting_database(env["DATABASE_URL"])
-    if env.get("CELERY_BROKER_URL"):
-        waiting_env["CELERY_BROKER_URL"] = _waiting_redis(env["CELERY_BROKER_URL"])
-    for name in ("EVENTS_REDIS_URL", "CACHE_URL"):
-        if env.get(name):
-            waiting_env[name] = _waiting_redis(env[name])
-    python = sys.executable
-    with tempfile.TemporaryFile(mode="w+") as waiting_log:
-        waiting = subprocess.Popen([python, "-m", "pytest", *WAITING, *args], cwd=ROOT,
-                                   env=waiting_env, stdout=waiting_log,
-                                   stderr=subprocess.STDOUT)
-        ignored = [option for path in WAITING for option in ("--ignore", path)]
-        rest = subprocess.run([python, "-m", "pytest", *ignored, *args], cwd=ROOT, env=env,
-                              check=False).returncode
-        waiting_code = waiting.wait()
-        waiting_log.seek(0)
-        print(f"\n==== the browser and integration tests ({', '.join(WAITING)}) ====",
-              flush=True)
-        sys.stdout.write(waiting_log.read())
-    print(f"\n==== rest of the suite: exit {rest}; browser and integration tests: exit "
-          f"{waiting_code} ====")
-    # pytest's 5 (no tests collected) counts as a failure: the suite is never empty.
-    return 0 if rest == 0 and waiting_code == 0 else 1
+    workers = int(os.environ.get("TEST_WORKERS") or WORKERS)
+    return subprocess.run(command(args, workers), cwd=ROOT, check=False).returncode
 
 
 if __name__ == "__main__":

@@ -1,11 +1,20 @@
-"""Fixtures shared by the tests: users and their API clients, and Nim, a fourth game."""
+"""Fixtures shared by the tests: users and their API clients, and Nim, a fourth game; and the
+markers of the tests that need real services.
+
+``@pytest.mark.needs_postgresql`` and ``@pytest.mark.needs_redis`` (on a test, or in a module's
+``pytestmark``) skip the test when DATABASE_URL does not name PostgreSQL, or when
+CELERY_BROKER_URL does not name Redis; a marker may carry a reason of its own, said instead of
+the usual one: ``@pytest.mark.needs_postgresql("real row-lock concurrency needs PostgreSQL")``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
+from django.db import connection
 from django.urls import get_resolver
 from rest_framework.test import APIClient
 
@@ -13,6 +22,39 @@ import games.catalog  # noqa: F401  (the built-in games are registered on import
 from games.kit.registry import GameSpec, register, unregister
 from tests.factories import UserFactory, token_for
 from tests.fourth_game.nim import SPEC as NIM
+
+POSTGRESQL_REASON = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
+REDIS_REASON = "needs Redis (set CELERY_BROKER_URL=redis://...)"
+
+
+def has_postgresql() -> bool:
+    """Whether the tests run on PostgreSQL (else on SQLite)."""
+    return connection.vendor == "postgresql"
+
+
+def has_redis() -> bool:
+    """Whether Celery's broker, and so the live events and presence records, are in Redis."""
+    return settings.CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+
+
+def skip_unless(*, postgresql: bool = False, redis: bool = False) -> None:
+    """Skip the test (from a fixture or a helper) unless the services asked for are there, with
+    the markers' reasons."""
+    if postgresql and not has_postgresql():
+        pytest.skip(POSTGRESQL_REASON)
+    if redis and not has_redis():
+        pytest.skip(REDIS_REASON)
+
+
+def pytest_collection_modifyitems(items):
+    available = {"needs_postgresql": (has_postgresql(), POSTGRESQL_REASON),
+                 "needs_redis": (has_redis(), REDIS_REASON)}
+    for item in items:
+        for name, (present, reason) in available.items():
+            marker = item.get_closest_marker(name)
+            if marker is not None and not present:
+                item.add_marker(pytest.mark.skip(reason=marker.args[0] if marker.args
+                                                  else reason))
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,13 @@
-"""The framework floor for ``bench_api --floor``: the least a move costs in Django and DRF.
+"""The stack floor for ``bench_api --floor``: the least a move costs through the project's stack.
 
-One DRF view that does what recording a move must do at the very least, and nothing else: look
-the API token up (one query, no memory of recent tokens), lock the match row, read the mover's
-seat, insert the move row, write a 2 KB JSON state and the version, and answer a small JSON
-body. No engine, no validation of the move, no feed entries, no publishes, no follow-up tasks.
-Served only by the benchmark's own gunicorn (``games.benchmarks.floor_wsgi``), never by the
-project's URLs. The real move path is measured against it in the same run.
+One DRF view, under the project's settings, middleware and token authentication, using the ORM,
+that does what recording a move must do at the very least, and nothing else: look the API token
+up (one query, no memory of recent tokens), lock the match row, read the mover's seat, insert
+the move row, write a 2 KB JSON state and the version, and answer a small JSON body. No engine,
+no validation of the move, no feed entries, no publishes, no follow-up tasks. Served only by
+the benchmark's own gunicorn (``games.benchmarks.floor_wsgi``), never by the project's URLs. The
+real move path is measured against it in the same run; the bare floor
+(``games.benchmarks.bare``) does the same work with Django and DRF alone.
 """
 
 from __future__ import annotations
@@ -23,18 +25,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import ApiToken, token_digest
+from games.benchmarks.snapshot import floor_state
 from games.models import Match, Move, Seat
-
-# About 2 KB of JSON, the size of a Nibble snapshot; the version is written into it each move.
-_STATE: dict[str, Any] = {
-    "board": [[(row * 7 + col) % 5 for col in range(16)] for row in range(16)],
-    "scores": [0, 0],
-    "to_move": 0,
-}
-
-
-def floor_state(version: int) -> dict[str, Any]:
-    return {**_STATE, "to_move": version % 2, "version": version}
 
 
 class FloorTokenAuthentication(TokenAuthentication):

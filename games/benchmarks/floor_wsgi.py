@@ -1,4 +1,4 @@
-"""WSGI entry of the framework floor (``games.benchmarks.floor``), for the benchmark only.
+"""WSGI entry of the stack floor (``games.benchmarks.floor``), for the benchmark only.
 
 The project's settings and middleware, with the floor's URLconf in place of the project's."""
 

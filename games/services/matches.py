@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from accounts.exceptions import GuestNotAllowed
 from accounts.models import User
 from accounts.services import guest_touch
+from games.catalog import game as game_spec
 from games.exceptions import (
     AlreadySeated,
     InvalidSeats,
@@ -157,7 +158,8 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
                                    % {"seat": index + 1, "name": spec.username}, seat=index)
             resolved.append(invited)
         elif spec.kind == "bot":
-            bot = User.objects.filter(is_bot=True, bot_game=game, bot_level=spec.level).first()
+            bot = User.objects.filter(is_bot=True, bot_game=game, bot_level=spec.level).first() \
+                if spec.level in game_spec(game).levels else None
             if bot is None:
                 raise InvalidSeats(_("Seat %(seat)d: no level %(level)s bot for %(game)s.")
                                    % {"seat": index + 1, "level": spec.level, "game": game},

@@ -6,7 +6,7 @@ serves, and where the long-poll endpoints are meant to run (docs/longpoll.md). S
 ``BOARDPOST_BROWSER_SERVER=wsgi`` to use pytest-django's ``live_server`` (Django's threaded WSGI
 server) instead.
 
-They skip when Playwright or Chromium is missing, and (through ``celery_queue``) when the
+They skip when Playwright or Chromium is missing, and (through ``module_worker``) when the
 database is not PostgreSQL or the broker is not Redis. Screenshots go to
 test-artifacts/screenshots/ for review.
 """
@@ -29,7 +29,7 @@ from games.catalog import games
 from games.services.bots import bot_accounts_ensure
 
 # The worker fixtures live with the other integration tests; importing them here shares them.
-from tests.integration.conftest import celery_queue, celery_worker_process  # noqa: F401
+from tests.integration.conftest import module_worker, shared_worker  # noqa: F401
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -46,6 +46,27 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu",
 PASSWORD = "a long enough passphrase"
 VIEWPORT = {"width": 1280, "height": 900}
 MOVE_TIMEOUT_MS = 30_000
+HANGUL_FONT_FAMILY = "Noto Sans CJK KR"
+
+
+def hangul_font_installed() -> bool:
+    """Whether fontconfig knows the Hangul font the Korean pages are checked with (Debian's
+    fonts-noto-cjk; scripts/system-packages.sh installs it)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("fc-list") is None:
+        return False
+    listed = subprocess.run(["fc-list", ":lang=ko", "family"], capture_output=True, text=True,
+                            check=False).stdout
+    return HANGUL_FONT_FAMILY in listed
+
+
+# For the tests that look at Korean text: without the font Chromium draws boxes.
+needs_hangul_font = pytest.mark.skipif(
+    not hangul_font_installed(),
+    reason=f"needs fonts-noto-cjk ({HANGUL_FONT_FAMILY}: fc-list :lang=ko lists no such font; "
+           "make system-packages)")
 
 
 @pytest.fixture(scope="module")
@@ -306,6 +327,7 @@ def axe_source() -> str:
     installed here with npm ci when missing; never served by the site)."""
     script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
     if not script.is_file():
+        import fcntl
         import shutil
         import subprocess
 
@@ -313,8 +335,13 @@ def axe_source() -> str:
             if os.environ.get("CI") == "true":
                 pytest.fail("the accessibility checks need npm in CI")
             pytest.skip("the accessibility checks need npm (to install axe-core)")
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                       cwd=AXE_DIR, check=True)
+        # Test processes running at once (make test's) install it once, one after the other.
+        (ROOT / "var").mkdir(exist_ok=True)
+        with (ROOT / "var" / "axe-install.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not script.is_file():
+                subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                               cwd=AXE_DIR, check=True)
     return script.read_text()
 
 
@@ -394,7 +421,8 @@ def web_pages(request, browser, server_url: str) -> Iterator[Web]:
 
 
 @pytest.fixture
-def web(request, browser, server_url, celery_worker_process):  # noqa: F811 - imported
-    """Pages on the live server, bot accounts seeded, a real worker running the bots."""
+def web(request, browser, server_url, shared_worker):  # noqa: F811 - imported
+    """Pages on the live server, bot accounts seeded, a real worker (the module's) running the
+    bots."""
     with web_pages(request, browser, server_url) as client:
         yield client

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from games.nimalia.objectives import OBJECTIVES
 from games.services.matches import SeatSpec, match_create
+from tests.browser.conftest import HANGUL_FONT_FAMILY, needs_hangul_font
 from tests.factories import UserFactory, token_for
 
 pytestmark = [
@@ -63,7 +64,7 @@ ENGLISH_CONTROLS = {
     "nimalia": ["Your hand", "Rotate left", "Rotate right", "Your reserve", "Objectives",
                 "Round card"],
 }
-HANGUL_FONT = '16px "Noto Sans CJK KR"'
+HANGUL_FONT = f'16px "{HANGUL_FONT_FAMILY}"'
 RELOAD_MS = 30_000  # a reload fetches the page and its modules again (slow on a busy machine)
 
 
@@ -128,7 +129,9 @@ def _english_left(text: str, words: list[str]) -> list[str]:
     return [word for word in words if re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text)]
 
 
-@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.parametrize("language", [
+    pytest.param(language, marks=[needs_hangul_font] if language == "ko" else [])
+    for language in LANGUAGES])
 @pytest.mark.parametrize("game", GAMES)
 def test_the_match_page_in_each_language_fits_every_width(web, game, language):
     words = LANGUAGES[language]
@@ -228,6 +231,7 @@ def test_a_visitor_switches_language_with_the_menu_alone(web):
     assert {c["name"]: c["value"] for c in page.context.cookies()}["django_language"] == "pt-br"
 
 
+@needs_hangul_font
 def test_a_first_visit_follows_the_browsers_language(web):
     page = _page(web, locale="ko-KR")
     page.goto("/")

@@ -72,9 +72,8 @@ def test_every_cache_object_of_the_process_shares_the_outage(quick_retry):
     assert second.get("key") == "value"
 
 
+@pytest.mark.needs_redis
 def test_with_redis_back_the_shared_cache_is_used_again(quick_retry):
-    if not django_settings.CELERY_BROKER_URL.startswith("redis://"):
-        pytest.skip("needs Redis (CELERY_BROKER_URL=redis://...)")
     cache = redis_cache(django_settings.CELERY_BROKER_URL)
     cache.delete("outage-test")
     cache.breaker.failed(ConnectionError("as if Redis had gone"))

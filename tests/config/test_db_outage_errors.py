@@ -64,11 +64,10 @@ def test_other_database_errors_are_not_outages():
     assert api_exception_handler(ValueError("x"), {}) is None
 
 
+@pytest.mark.needs_postgresql
 def test_no_free_pooled_connection_is_an_outage():
     # psycopg_pool's PoolTimeout (no connection free within DB_POOL_TIMEOUT) reaches the views
     # as Django's OperationalError, like every psycopg error (the PostgreSQL backend maps them).
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL")
     with pytest.raises(OperationalError) as raised, connection.wrap_database_errors:
         raise PoolTimeout("couldn't get a connection after 10.00 sec")
     assert is_database_unavailable(raised.value)
@@ -120,12 +119,11 @@ def test_the_500_handler_answers_503_for_an_outage_outside_any_view(rf):
     assert json_server_error(rf.get("/")).status_code == 500
 
 
+@pytest.mark.needs_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_a_connection_the_server_closed_fails_one_request_and_the_next_reconnects(client_for):
     from django.db import connections
 
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL")
     client = client_for(UserFactory())
     assert client.get("/api/me").status_code == 200
     connection.ensure_connection()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.conf import settings
 from django.test import override_settings
 
 from config import health
@@ -80,10 +79,9 @@ def test_ready_answers_503_when_the_broker_is_away_without_waiting_for_workers(c
     assert body["checks"]["database"]["ok"] is True
 
 
+@pytest.mark.needs_redis
 @pytest.mark.django_db
 def test_ready_answers_503_when_no_worker_answers(client):
-    if not settings.CELERY_BROKER_URL.startswith("redis://"):
-        pytest.skip("needs Redis (CELERY_BROKER_URL=redis://...)")
     from config.celery_app import app
 
     if app.control.ping(timeout=0.5):
@@ -97,10 +95,9 @@ def test_ready_answers_503_when_no_worker_answers(client):
 
 
 @pytest.mark.integration
+@pytest.mark.needs_redis
 @pytest.mark.django_db(transaction=True)
 def test_ready_answers_200_when_a_worker_answers(client):
-    if not settings.CELERY_BROKER_URL.startswith("redis://"):
-        pytest.skip("needs Redis (CELERY_BROKER_URL=redis://...)")
     from tests.integration.conftest import Worker, _database_url
 
     worker = Worker(f"health-{uuid.uuid4().hex[:8]}", _database_url(), concurrency=1)

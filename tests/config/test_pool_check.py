@@ -12,8 +12,7 @@ from django.db import connection
 
 from config import database
 
-pytestmark = pytest.mark.skipif(connection.vendor != "postgresql",
-                                reason="a PostgreSQL connection's socket is checked")
+pytestmark = pytest.mark.needs_postgresql("a PostgreSQL connection's socket is checked")
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from accounts.models import User
 from games.models import Match, Move
 from games.services.bots import bot_account_ensure, bot_accounts_ensure, bot_levels
 from tests.games.helpers import create_match
@@ -152,6 +153,8 @@ def test_a_rated_match_between_two_people_moves_both_ratings(
 def test_bot_accounts_exist_only_for_the_levels_a_game_has(client_for, alice):
     assert [level for game, level in bot_levels() if game == "nim"] == [1]
     bot_accounts_ensure()
+    # Even an account left over for a level the game has no policy for is never seated.
+    User.objects.create(username="nim-bot-2", is_bot=True, bot_game="nim", bot_level=2)
     response = client_for(alice).post("/api/matches", {
         "game": "nim", "seats": [{"kind": "me"}, {"kind": "bot", "level": 2}]},
         content_type="application/json")

@@ -22,8 +22,7 @@ from tests.games.matchplay import match_url, start_nibble_match
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql",
-                       reason="real row-lock concurrency needs PostgreSQL"),
+    pytest.mark.needs_postgresql("real row-lock concurrency needs PostgreSQL"),
 ]
 
 LOSER_CODES = {409: {"stale_version", "not_your_turn", "game_over", "idempotency_key_reused",

@@ -52,10 +52,9 @@ def _assert_stacks_legal(state) -> None:
             assert above["frame"] == below["circle"]
 
 
+@pytest.mark.needs_postgresql("real row-lock concurrency needs PostgreSQL")
 @pytest.mark.django_db(transaction=True)
 def test_three_seat_race_hammering_one_stack_keeps_every_accepted_action():
-    if connection.vendor != "postgresql":
-        pytest.skip("real row-lock concurrency needs PostgreSQL")
     users = [UserFactory() for _ in range(3)]
     match_id = _start(users, {"mode": "race"})
     barrier = threading.Barrier(3)

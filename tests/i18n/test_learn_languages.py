@@ -264,9 +264,10 @@ def test_option_descriptions_are_in_the_callers_language(api_client):
            "입니다. 한 수에 약 0.76초. 아레나 200판 중 186판에서 레벨 3을 이겼습니다(93.0%)."),
 ])
 def test_bot_descriptions_are_in_the_callers_language(api_client, language, level_4):
-    from games.services.bots import LEVELS, bot_account_ensure
+    from games.catalog import game
+    from games.services.bots import bot_account_ensure
 
-    for level in LEVELS:
+    for level in game("nibble").levels:
         bot_account_ensure("nibble", level)
     written = bot_account_ensure("nimble", 1)
     written.bot_description = "Written by hand. Stays as it is."

@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -17,15 +19,13 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery_app import app as celery_app
+from tests.conftest import skip_unless
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _needs_real_services() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("integration tests need PostgreSQL (set DATABASE_URL)")
-    if not settings.CELERY_BROKER_URL.startswith("redis://"):
-        pytest.skip("integration tests need Redis (set CELERY_BROKER_URL)")
+    skip_unless(postgresql=True, redis=True)
 
 
 class Worker:
@@ -92,16 +92,14 @@ def _database_url() -> str:
     return f"postgres://{auth}{host}:{port}/{params['NAME']}"
 
 
-@pytest.fixture
-def celery_queue(transactional_db):
-    """Route this test's tasks to a fresh Redis queue instead of running them eagerly."""
-    _needs_real_services()
-    queue = f"test-{uuid.uuid4().hex[:12]}"
+@contextmanager
+def _tasks_routed_to(queue: str) -> Iterator[str]:
+    """Tasks sent from this process go to ``queue`` on Redis instead of running eagerly."""
     saved = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
     saved_deep = settings.BOTS_DEEP_QUEUE
     celery_app.conf.task_always_eager = False
     celery_app.conf.task_default_queue = queue
-    # Level-4 moves go to the test's own deep queue, which its worker consumes too.
+    # Level-4 moves go to the queue's own deep queue, which its worker consumes too.
     settings.BOTS_DEEP_QUEUE = f"{queue}-deep"
     try:
         yield queue
@@ -111,14 +109,47 @@ def celery_queue(transactional_db):
 
 
 @pytest.fixture
+def celery_queue(transactional_db):
+    """Route this test's tasks to a fresh Redis queue instead of running them eagerly."""
+    _needs_real_services()
+    with _tasks_routed_to(f"test-{uuid.uuid4().hex[:12]}") as queue:
+        yield queue
+
+
+@pytest.fixture
 def celery_worker_process(celery_queue):
-    """A running worker process consuming the test's queue."""
+    """A running worker process consuming the test's queue (for the tests that read its log
+    or kill it: one of the test's own)."""
     worker = Worker(celery_queue, _database_url())
     worker.start()
     try:
         yield worker
     finally:
         worker.stop()
+
+
+@pytest.fixture(scope="module")
+def module_worker(django_db_setup, django_db_blocker):
+    """One worker process for all the tests of a module, on a queue of the module's own: for
+    tests that only need their tasks run (the browser tests' bots), not a worker to look at.
+    Every test flushes the database after it, so no test sees another's matches; a task a test
+    left behind finds its match gone."""
+    with django_db_blocker.unblock():
+        _needs_real_services()
+        database_url = _database_url()
+    worker = Worker(f"module-{uuid.uuid4().hex[:12]}", database_url)
+    worker.start()
+    try:
+        yield worker
+    finally:
+        worker.stop()
+
+
+@pytest.fixture
+def shared_worker(module_worker, transactional_db):
+    """The module's worker, with this test's tasks routed to its queue."""
+    with _tasks_routed_to(module_worker.queue):
+        yield module_worker
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
 
 from tests.factories import UserFactory, token_for
 from tests.integration.conftest import _database_url
@@ -57,11 +56,10 @@ class Sampler(threading.Thread):
         return max(self.samples, default=0)
 
 
+@pytest.mark.needs_postgresql
 @pytest.mark.parametrize("kind", ["uvicorn", "gunicorn"])
 @pytest.mark.django_db(transaction=True)
 def test_200_concurrent_requests_stay_within_the_pool(kind):
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL (set DATABASE_URL)")
     name = f"bp-bound-{uuid.uuid4().hex[:8]}"
     url = f"{_database_url()}?application_name={name}"
     dsn = url.replace("postgres://", "postgresql://", 1).split("?")[0]

@@ -28,6 +28,7 @@ from games.live import asgi as longpoll_asgi
 from games.live import hub as events_hub
 from games.models import Match, Move, UserEvent
 from games.services import SeatSpec, match_create, match_join, match_move_submit
+from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import create_match, first_nibble_take
 from tests.games.matchplay import assert_error, match_url, start_nibble_match
@@ -275,10 +276,11 @@ def test_the_long_poll_handler_runs_no_sync_middleware():
     assert isinstance(longpoll_asgi.LongPollASGIHandler(), longpoll_asgi.LongPollASGIHandler)
 
 
+# Fixed match ids: every test process (make test's) must collect the same test names.
 @pytest.mark.parametrize("path, routed", [
-    (f"/api/matches/{uuid.uuid4()}/events", True),
+    ("/api/matches/3f2c9a4e-8b1d-4c6e-9f0a-2d7b5e1c8a94/events", True),
     ("/api/me/events", True),
-    (f"/api/matches/{uuid.uuid4()}/moves", False),
+    ("/api/matches/a61e0d52-7c3b-4f89-b2d4-9e8f1a6c3b07/moves", False),
     ("/api/me/inbox", False),
     ("/api/matches/not-a-uuid/events", False),
     ("/static/anything.css", False),
@@ -293,10 +295,7 @@ def test_only_the_long_poll_urls_go_to_the_long_poll_handler(path, routed):
 
 
 def _needs_redis_and_postgres() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("integration tests need PostgreSQL (set DATABASE_URL)")
-    if not settings.EVENTS_REDIS_URL:
-        pytest.skip("long-poll integration tests need Redis (CELERY_BROKER_URL=redis://...)")
+    skip_unless(postgresql=True, redis=True)
 
 
 class Uvicorn:
@@ -666,9 +665,8 @@ class RedisProxy:
 
 
 @integration
+@pytest.mark.needs_redis
 def test_the_hub_falls_back_to_polling_while_redis_is_away_and_reconnects(settings):
-    if not settings.EVENTS_REDIS_URL:
-        pytest.skip("needs Redis (CELERY_BROKER_URL=redis://...)")
     settings.EVENTS_POLL_SECONDS = 0.3
     target = urlsplit(settings.EVENTS_REDIS_URL)
     channel = events_hub.match_channel(uuid.uuid4())

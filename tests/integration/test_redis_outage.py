@@ -33,6 +33,7 @@ from django.utils import timezone
 from games.catalog import get_engine
 from games.models import Match, Move
 from games.services.bots import bot_accounts_ensure
+from tests.conftest import skip_unless
 from tests.hanging import HangingListener, free_port
 from tests.integration.conftest import ROOT, Worker, _database_url, holds_for, wait_until
 from tests.integration.http import HttpClient, register
@@ -143,10 +144,7 @@ class Timed(HttpClient):
 @pytest.fixture
 def stack(transactional_db, tmp_path):
     """The private Redis, and uvicorn, a worker and beat all configured to use it."""
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        pytest.skip("integration tests need PostgreSQL (set DATABASE_URL)")
+    skip_unless(postgresql=True)
     port = free_port()
     redis_server = PrivateRedis(port, tmp_path)
     redis_server.start()

@@ -52,6 +52,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 
 from config.celery_app import app as celery_app
+from tests.conftest import skip_unless
 from tests.games.helpers import first_nibble_take
 from tests.integration.conftest import ROOT, holds_for, wait_until
 from tests.integration.http import HttpClient, register
@@ -335,10 +336,7 @@ class Cluster:
 
 
 def _needs_services() -> None:
-    if not str(settings.DATABASES["default"]["ENGINE"]).endswith("postgresql"):
-        pytest.skip("the scale-out test needs PostgreSQL (set DATABASE_URL)")
-    if not _redis_url().startswith("redis://"):
-        pytest.skip("the scale-out test needs Redis (set CELERY_BROKER_URL)")
+    skip_unless(postgresql=True, redis=True)
     for tool in ("bash", "pg_isready"):
         if subprocess.run(["which", tool], capture_output=True).returncode != 0:
             pytest.skip(f"the compose start scripts need {tool}")

@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from games.live import asgi as live_asgi
 from games.live import hub as events_hub
+from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import first_nibble_take
 from tests.games.matchplay import assert_error
@@ -163,8 +163,7 @@ class StreamServer:
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
-        if connection.vendor != "postgresql" or not settings.EVENTS_REDIS_URL:
-            pytest.skip("stream integration tests need PostgreSQL and Redis")
+        skip_unless(postgresql=True, redis=True)
     uvicorn = StreamServer()
     try:
         yield uvicorn
@@ -374,9 +373,8 @@ def _asgi_scope(path: str, token: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("path", ["/api/me/stream", "/api/me/events?wait=30"])
+@pytest.mark.needs_redis
 def test_a_client_going_away_ends_its_request_and_subscription(path, transactional_db):
-    if not settings.EVENTS_REDIS_URL:
-        pytest.skip("needs Redis")
     token = token_for(UserFactory())
     handler = live_asgi.LongPollASGIHandler()
     path, _, query = path.partition("?")

@@ -8,7 +8,6 @@ import threading
 import time
 
 import pytest
-from django.conf import settings as django_settings
 from django.test import Client
 
 from games.live import presence
@@ -22,8 +21,7 @@ from tests.factories import UserFactory, token_for
 from tests.notify.helpers import entries, play, start, until_turn_of, verified
 
 # Presence (who watches live) is kept in Redis; without it nobody counts as watching.
-needs_redis = pytest.mark.skipif(not django_settings.EVENTS_REDIS_URL,
-                                 reason="needs Redis (CELERY_BROKER_URL=redis://...)")
+needs_redis = pytest.mark.needs_redis
 
 
 def _turn(user, match):

@@ -32,8 +32,9 @@ from tests.ops.play import TaskQueue, play_out
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql" or shutil.which("pg_dump") is None,
-                       reason="needs PostgreSQL and its client programs"),
+    pytest.mark.needs_postgresql,
+    pytest.mark.skipif(shutil.which("pg_dump") is None,
+                       reason="needs PostgreSQL's client programs (pg_dump, pg_restore)"),
 ]
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -21,8 +21,7 @@ from tests.games.matchplay import assert_error, start_nibble_match, submit
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(connection.vendor != "postgresql",
-                       reason="real row-lock concurrency needs PostgreSQL"),
+    pytest.mark.needs_postgresql("real row-lock concurrency needs PostgreSQL"),
 ]
 
 

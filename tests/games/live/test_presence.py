@@ -12,8 +12,7 @@ from django.conf import settings
 
 from games.live import presence
 
-pytestmark = pytest.mark.skipif(not getattr(settings, "EVENTS_REDIS_URL", ""),
-                                reason="presence records live in Redis")
+pytestmark = pytest.mark.needs_redis("presence records live in Redis")
 
 
 @pytest.fixture

@@ -7,10 +7,16 @@ submissions are timed; the command prints moves per second and latency percentil
 PostgreSQL (DATABASE_URL) for meaningful figures.
 
 With ``--floor`` the same clients (same code, processes and keep-alive connections) also drive
-the framework floor (``games.benchmarks.floor``): one Django + DRF view that does the least a
-move must do, served by a second gunicorn with the same settings against the same database.
-Rounds of the two alternate (floor, real, real, floor, ...) within one run, so both see the
-same machine; the command prints both results and the real path's share of the floor.
+the stack floor (``games.benchmarks.floor``): one DRF view under the project's settings and
+middleware that does the least a move must do, served by a second gunicorn with the same
+settings against the same database.
+With ``--bare`` they also drive the bare floor (``games.benchmarks.bare``): Django and DRF with
+none of the project's settings, apps or middleware, one view doing the same work in raw SQL on
+the same tables, served by a third gunicorn with the same settings. Rounds of the modes
+alternate (bare, floor, real, real, floor, bare, ...) within one run, so all see the same
+machine; the command prints each result, then a table of every mode with its ratios to the
+bare floor (or, without ``--bare``, the real path's share of the stack floor). It fails when a
+floor's accepted moves did not all write their row and advance their match's version.
 """
 
 from __future__ import annotations
@@ -34,18 +40,27 @@ from uuid import UUID
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, connections
+from django.db.models import Sum
 from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import token_create
-from games.benchmarks.floor import floor_state
 from games.benchmarks.queues import purge_task_queues
+from games.benchmarks.ratios import Row, floor_work_problem, ratio_table
+from games.benchmarks.snapshot import floor_state
 from games.management.progress import ProgressBar
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
 
 ROOT = Path(settings.BASE_DIR)
 REAL_APP = "config.wsgi:application"
 FLOOR_APP = "games.benchmarks.floor_wsgi:application"
+BARE_APP = "games.benchmarks.bare.wsgi:application"
+APPS = {"real": REAL_APP, "floor": FLOOR_APP, "bare": BARE_APP}
+# The modes that move on matches of their own (``Command._floor_matches``), seats in turn.
+FLOOR_MODES = ("bare", "floor")
+LABELS = {"real": "move path (POST /api/matches/<id>/moves)",
+          "floor": "stack floor (games.benchmarks.floor)",
+          "bare": "bare floor (games.benchmarks.bare)"}
 
 
 def _free_port() -> int:
@@ -142,15 +157,18 @@ class RealClient(Client):
 class FloorClient(Client):
     """Moves on its own floor match, seats in turn, as fast as the floor answers."""
 
+    mode = "floor"
+
     def __init__(self, port: int, tokens: tuple[str, str], stop_at: float, seed: int, *,
-                 floor_match: str, floor_version: int = 0, **_: Any) -> None:
+                 floor_matches: dict[str, str], floor_versions: dict[str, int] | None = None,
+                 **_: Any) -> None:
         super().__init__(port, tokens, stop_at, seed)
-        self.match_id = floor_match
-        self.version = floor_version
+        self.match_id = floor_matches[self.mode]
+        self.version = (floor_versions or {}).get(self.mode, 0)
 
     def play_one(self) -> None:
         move = {"take": [[self.rng.randrange(16), self.rng.randrange(16)]]}
-        status, body = self.timed_move(f"/floor/matches/{self.match_id}/moves",
+        status, body = self.timed_move(f"/{self.mode}/matches/{self.match_id}/moves",
                                        self.tokens[self.version % 2],
                                        {"move": move, "expected_version": self.version})
         if status == 201:
@@ -159,7 +177,14 @@ class FloorClient(Client):
             self.version = body["extra"]["current_version"]
 
 
-CLIENT_KINDS: dict[str, type[Client]] = {"real": RealClient, "floor": FloorClient}
+class BareClient(FloorClient):
+    """The same moves, on a match of its own, through the bare floor's URL."""
+
+    mode = "bare"
+
+
+CLIENT_KINDS: dict[str, type[Client]] = {"real": RealClient, "floor": FloorClient,
+                                         "bare": BareClient}
 
 
 def run_client_process(kind: str, port: int, specs: list[dict[str, Any]], stop_at_wall: float,
@@ -198,6 +223,13 @@ class Tally:
     finished: int = 0
     seconds: float = 0.0
     rounds: list[tuple[float, float]] = field(default_factory=list)  # (moves/s, load)
+    warm: int = 0  # moves accepted during the warm-up, not measured
+
+    def row(self, label: str) -> Row:
+        if not self.latencies:
+            return Row(label, 0.0, 0.0, 0.0, sum(self.errors.values()))
+        return Row(label, self.rate, percentile(self.latencies, 0.50),
+                   percentile(self.latencies, 0.99), sum(self.errors.values()))
 
     @property
     def rate(self) -> float:
@@ -245,23 +277,24 @@ class Plan:
 
     @classmethod
     def of(cls, options: dict[str, Any]) -> Plan:
-        floor = options["floor"]
-        rounds = options["rounds"] if floor else 1
-        return cls(modes=["floor", "real"] if floor else ["real"], clients=options["clients"],
+        modes = [mode for mode in FLOOR_MODES if options[mode]] + ["real"]
+        rounds = options["rounds"] if len(modes) > 1 else 1
+        return cls(modes=modes, clients=options["clients"],
                    processes=max(1, min(options["client_processes"], options["clients"])),
                    workers=options["workers"], threads=options["threads"], rounds=rounds,
                    seconds=options["seconds"] / rounds, warmup=options["warmup"])
 
     @property
     def order(self) -> list[str]:
-        """Floor, real, real, floor, ...: each mode runs as often first as second."""
+        """Bare, floor, real, real, floor, bare, ...: each mode runs as often first as
+        last."""
         return [mode for n in range(self.rounds)
                 for mode in (self.modes if n % 2 == 0 else self.modes[::-1])]
 
 
 class Command(BaseCommand):
     help = ("Concurrent HTTP clients play Nibble against gunicorn; prints moves/s and latency "
-            "(with --floor: against the framework floor too, and the ratio).")
+            "(with --floor and --bare: against the stack and bare floors too, with the ratios).")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--clients", type=int, default=16)
@@ -272,14 +305,19 @@ class Command(BaseCommand):
         parser.add_argument("--client-processes", type=int, default=4,
                             help="processes the simulated clients are spread over")
         parser.add_argument("--floor", action="store_true",
-                            help="also drive the framework floor, interleaved, and compare")
+                            help="also drive the stack floor, interleaved, and compare")
+        parser.add_argument("--bare", action="store_true",
+                            help="also drive the bare floor (Django and DRF alone, raw SQL), "
+                                 "interleaved, and compare every mode with it")
         parser.add_argument("--rounds", type=int, default=3,
-                            help="with --floor: rounds per mode (alternating)")
+                            help="with --floor or --bare: rounds per mode (alternating)")
         parser.add_argument("--warmup", type=float, default=2.0,
                             help="unmeasured seconds per server before the first round")
 
     def handle(self, *args, **options) -> None:
         if connection.vendor != "postgresql":
+            if options["bare"]:
+                raise CommandError("--bare needs PostgreSQL: set DATABASE_URL")
             self.stderr.write("warning: not on PostgreSQL; set DATABASE_URL for real figures")
         plan = Plan.of(options)
         specs, floor_ids = self._clients(plan)
@@ -289,15 +327,18 @@ class Command(BaseCommand):
         try:
             self._start_servers(plan, servers)
             tallies = self._measure(plan, servers, shares)
+            problems = self._floor_work(plan, tallies, floor_ids)
         finally:
-            self._stop(servers, floor_ids)
+            self._stop(servers, [i for ids in floor_ids.values() for i in ids])
         load_after = os.getloadavg()
         if not tallies["real"].latencies:
             raise CommandError(f"no move succeeded; errors by status: {tallies['real'].errors}")
         self._report(plan, tallies, load_before, load_after)
+        if problems:
+            raise CommandError("a floor did not do its work: " + "; ".join(problems))
 
-    def _clients(self, plan: Plan) -> tuple[list[dict[str, Any]], list[Any]]:
-        """Each client's two accounts (and with the floor, its floor match); the floor
+    def _clients(self, plan: Plan) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
+        """Each client's two accounts (and per floor, its match there); each floor's
         matches' ids."""
         users = []
         for n in range(2 * plan.clients):
@@ -306,12 +347,12 @@ class Command(BaseCommand):
         specs: list[dict[str, Any]] = [
             {"tokens": (users[2 * i][1], users[2 * i + 1][1]),
              "opponent": users[2 * i + 1][0].username} for i in range(plan.clients)]
-        floor_ids: list[Any] = []
-        if "floor" in plan.modes:
-            floor_ids = self._floor_matches([(users[2 * i][0], users[2 * i + 1][0])
-                                             for i in range(plan.clients)])
-            for spec, match_id in zip(specs, floor_ids, strict=True):
-                spec["floor_match"] = str(match_id)
+        floor_ids: dict[str, list[Any]] = {}
+        for mode in (mode for mode in plan.modes if mode in FLOOR_MODES):
+            floor_ids[mode] = self._floor_matches([(users[2 * i][0], users[2 * i + 1][0])
+                                                   for i in range(plan.clients)])
+            for spec, match_id in zip(specs, floor_ids[mode], strict=True):
+                spec.setdefault("floor_matches", {})[mode] = str(match_id)
         return specs, floor_ids
 
     def _start_servers(self, plan: Plan, servers: dict[str, tuple[int, subprocess.Popen]]
@@ -324,7 +365,7 @@ class Command(BaseCommand):
             port = _free_port()
             servers[mode] = (port, subprocess.Popen(
                 [sys.executable, "-m", "gunicorn",
-                 FLOOR_APP if mode == "floor" else REAL_APP, "--bind",
+                 APPS[mode], "--bind",
                  f"127.0.0.1:{port}", "--workers", str(plan.workers), "--threads",
                  str(plan.threads), "--log-level", "warning"],
                 cwd=ROOT, env=env))
@@ -339,7 +380,9 @@ class Command(BaseCommand):
         connections.close_all()
         if plan.warmup > 0:
             for mode in plan.modes:
-                self._round(mode, servers[mode][0], shares, plan.warmup, seed=10_000)
+                results, _ = self._round(mode, servers[mode][0], shares, plan.warmup,
+                                         seed=10_000)
+                tallies[mode].warm = sum(len(latencies) for latencies, _, _ in results)
         with ProgressBar(len(plan.order), "bench-api", stream=self.stderr) as bar:
             for n, mode in enumerate(plan.order):
                 results, wall = self._round(mode, servers[mode][0], shares, plan.seconds,
@@ -370,11 +413,14 @@ class Command(BaseCommand):
             f"rounds={plan.rounds}x{plan.seconds:.1f}s per mode\n"
             f"load average (1/5/15 min) before: {self._load(load_before)}; "
             f"after: {self._load(load_after)}")
-        labels = {"real": "move path (POST /api/matches/<id>/moves)",
-                  "floor": "framework floor (games.benchmarks.floor)"}
         for mode in plan.modes:
-            self.stdout.write(tallies[mode].lines(labels[mode]))
-        if "floor" in plan.modes and tallies["floor"].rate:
+            self.stdout.write(tallies[mode].lines(LABELS[mode]))
+        if "bare" in plan.modes:
+            self.stdout.write("every mode against the bare floor (ratio of moves/s: the mode's "
+                              "over the bare floor's; of p99: the same)")
+            self.stdout.write("\n".join(ratio_table(
+                [tallies[mode].row(LABELS[mode]) for mode in plan.modes])))
+        elif "floor" in plan.modes and tallies["floor"].rate:
             real, floor = tallies["real"], tallies["floor"]
             self.stdout.write(
                 f"move path / floor: {real.rate / floor.rate:.2f} of the floor's moves/s; "
@@ -388,13 +434,15 @@ class Command(BaseCommand):
     @staticmethod
     def _round(mode: str, port: int, shares: list[list[dict[str, Any]]], seconds: float, *,
                seed: int) -> tuple[list[tuple[list[float], dict, int]], float]:
-        if mode == "floor":
+        if mode in FLOOR_MODES:
             # Each floor client goes on from its match's current version.
             specs = [spec for share in shares for spec in share]
-            versions = dict(Match.objects.filter(id__in=[spec["floor_match"] for spec in specs])
-                            .values_list("id", "version"))
+            versions = dict(Match.objects.filter(
+                id__in=[spec["floor_matches"][mode] for spec in specs])
+                .values_list("id", "version"))
             for spec in specs:
-                spec["floor_version"] = versions[UUID(spec["floor_match"])]
+                spec.setdefault("floor_versions", {})[mode] = versions[
+                    UUID(spec["floor_matches"][mode])]
             # The forked client processes must not share the parent's database connection.
             connections.close_all()
         stop_at_wall = time.time() + seconds
@@ -406,6 +454,22 @@ class Command(BaseCommand):
                        for n, share in enumerate(shares)]
             results = [future.result() for future in futures]
         return results, time.monotonic() - started
+
+    @staticmethod
+    def _floor_work(plan: Plan, tallies: dict[str, Tally],
+                    floor_ids: dict[str, list[Any]]) -> list[str]:
+        """What each floor failed to do: every move it accepted (warm-up included) must have
+        written its row and advanced its match's version."""
+        problems = []
+        for mode, ids in floor_ids.items():
+            rows = Move.objects.filter(match_id__in=ids).count()
+            versions = Match.objects.filter(id__in=ids).aggregate(total=Sum("version"))["total"]
+            tally = tallies[mode]
+            problem = floor_work_problem(LABELS[mode], tally.warm + len(tally.latencies), rows,
+                                         versions or 0)
+            if problem:
+                problems.append(problem)
+        return problems
 
     @staticmethod
     def _floor_matches(pairs: list[tuple[User, User]]) -> list[Any]:

@@ -21,9 +21,15 @@ others wait on the match (``/api/matches/{id}/events`` or ``.../stream``), half 
 
 A client's latency runs from the moment the answer to ITS match's move (the 201) has arrived to
 the moment it has the new move (or entry) in hand, so it can be negative when the wake-up beats
-the mover's answer. Every run prints wake p50/p95/p99/max (all clients, match clients, actors),
-how many clients got the move, the server's RSS idle / all waiting / after (and per client),
-its threads and its CPU time for the wake-ups, and the load average before the run.
+the mover's answer; it is also counted from the moment the moves were sent. Every run prints
+wake p50/p95/p99/max (all clients, match clients, actors), how many clients got the move, the
+moves' own time to their 201, the server's RSS idle / all waiting / after (and per client), its
+threads and its CPU time for the wake-ups, and the load average before the run.
+
+With ``--floor`` (long-poll only) each run is preceded by one against the bare ASGI floor
+(``games.benchmarks.bare.longpoll``): the same endpoints and answer shapes with everything in
+memory, on one uvicorn process with the same options, driven by the same clients (it takes its
+moves itself). Both are then printed side by side, with Boardpost's p99 over the floor's.
 
 ``--clients`` and ``--case`` take several values; every combination is run, each with a fresh
 server. The server needs an open-file limit above the number of clients (one socket each, plus
@@ -51,6 +57,7 @@ from django.db import connection, connections
 
 from accounts.models import User
 from accounts.services import tokens_create_bulk
+from games.benchmarks import longpoll_floor
 from games.benchmarks.queues import purge_task_queues
 from games.management.progress import ProgressBar
 from games.models import UserEvent
@@ -153,14 +160,16 @@ def _frame(frame: str) -> str:
 class ServerProcess:
     """One uvicorn process and what /proc says about it."""
 
-    def __init__(self, port: int, log: Path) -> None:
+    def __init__(self, port: int, log: Path, app: str = "config.asgi:application",
+                 extra_env: dict[str, str] | None = None) -> None:
         self.port = port
         self.log = log
         env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",
-               "THROTTLE_ANON": "1000000/min", "THROTTLE_LONGPOLL": "1000000/min"}
+               "THROTTLE_ANON": "1000000/min", "THROTTLE_LONGPOLL": "1000000/min",
+               **(extra_env or {})}
         log.parent.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", HOST,
+            [sys.executable, "-m", "uvicorn", app, "--host", HOST,
              "--port", str(port), "--no-access-log", "--no-proxy-headers", "--log-level",
              "warning",
              "--backlog", "4096"],
@@ -275,6 +284,7 @@ class BenchMatch:
     mover: str  # seat 0's token: it moves
     other: str  # seat 1's token: it must act after the move
     move: dict
+    sent_at: float = 0.0
     answered_at: float = 0.0
     status: int = 0
 
@@ -349,6 +359,9 @@ class Command(BaseCommand):
                             help="the long-polls' wait= (seconds)")
         parser.add_argument("--connect-concurrency", type=int, default=200,
                             help="connections opened at once while the clients start")
+        parser.add_argument("--floor", action="store_true",
+                            help="run the bare ASGI floor (games.benchmarks.bare.longpoll) "
+                                 "before each run and print both side by side (long-poll)")
         parser.add_argument("--profile", action="store_true",
                             help="sample the server with py-spy (the test extra installs it) "
                                  "from the moves to the last answer, and print where its time "
@@ -364,6 +377,8 @@ class Command(BaseCommand):
         if not settings.EVENTS_REDIS_URL:
             self.stderr.write("warning: no EVENTS_REDIS_URL / redis:// CELERY_BROKER_URL; "
                               "waiting clients poll the database")
+        if options["floor"] and options["transport"] != "longpoll":
+            raise CommandError("--floor serves long-polls only: use --transport longpoll")
         self.open_files = _raise_open_files(max(options["clients"]) + 512)
         summary = []
         for case in options["case"]:
@@ -377,6 +392,7 @@ class Command(BaseCommand):
 
     def _one(self, case: str, clients: int, options) -> str:
         matches = 1 if case == "broadcast" else min(options["matches"], clients // 2)
+        floor = self._floor(clients, matches, options) if options["floor"] else None
         with open("/proc/loadavg") as loadavg:
             load = " ".join(loadavg.read().split()[:3])
         port = _free_port()
@@ -397,7 +413,31 @@ class Command(BaseCommand):
             mover.stop()
             connections.close_all()
             purge_task_queues()
-        return self._report(case, clients, options, setup, load, idle, after, result)
+        line = self._report(case, clients, options, setup, load, idle, after, result)
+        if floor is None:
+            return line
+        mine = _figures("Boardpost", setup, result)
+        self.stdout.write("\n".join(longpoll_floor.comparison_lines(floor, mine)))
+        return f"{line}; {longpoll_floor.summary(floor, mine)}"
+
+    def _floor(self, clients: int, matches: int, options) -> longpoll_floor.Figures:
+        """One run against the bare ASGI floor, seeded with ``matches`` matches of its own."""
+        seed = longpoll_floor.floor_seed(matches)
+        path = longpoll_floor.write_seed(seed, ROOT / "var" / "bench-longpoll-floor-seed.json")
+        server = ServerProcess(_free_port(), ROOT / "var" / "bench-longpoll-floor.log",
+                               app=longpoll_floor.FLOOR_APP,
+                               extra_env={"BARE_LONGPOLL_SEED": str(path)})
+        setup = Setup(feed_after=seed["feed_after"], matches=[
+            BenchMatch(id=entry["id"], version=entry["version"], mover=entry["tokens"][0],
+                       other=entry["tokens"][1],
+                       move={"move": {"take": [[0, 0]]}, "expected_version": entry["version"]})
+            for entry in seed["matches"]])
+        try:
+            server.wait_ready()
+            result = _run_loop(self._run(server, server, setup, clients, options))
+        finally:
+            server.stop()
+        return _figures("bare ASGI floor", setup, result)
 
     # ---------------------------------------------------------------------------------- run
 
@@ -546,6 +586,7 @@ class Command(BaseCommand):
                 task.cancel()
 
     async def _move(self, port: int, match: BenchMatch) -> None:
+        match.sent_at = time.perf_counter()
         reader, writer = await asyncio.open_connection(HOST, port)
         writer.write(_request("POST", f"/api/matches/{match.id}/moves", match.mover,
                               match.move))
@@ -584,6 +625,8 @@ class Command(BaseCommand):
         for match in setup.matches:
             moves[match.status] = moves.get(match.status, 0) + 1
         missing = sum(1 for answer in answers if not answer.done_at)
+        moves_own = [match.answered_at - match.sent_at for match in setup.matches
+                     if match.status == 201]
         not_woken = len(answers) - len(woken)
         waiting = result["waiting"]
         per_client = (waiting["VmRSS"] - idle["VmRSS"]) / max(result["connected"], 1)
@@ -606,6 +649,9 @@ class Command(BaseCommand):
             f"  latency after the move's 201, all:    {_spread(everyone)}",
             f"  latency after the move's 201, match:  {_spread(watchers)}",
             f"  latency after the move's 201, actors: {_spread(actors)}",
+            f"  latency after the moves were sent:    "
+            f"{_spread([a.done_at - result['trigger_at'] for a in woken])}",
+            f"  the moves' own, send to 201:          {_spread(moves_own)}",
             f"  server RSS idle {_mib(idle['VmRSS'])}, all waiting {_mib(waiting['VmRSS'])} "
             f"(+{per_client:.1f} KiB per client), after {_mib(after['VmRSS'])} "
             f"(peak {_mib(after['VmHWM'])})",
@@ -621,6 +667,18 @@ class Command(BaseCommand):
                 f" ms, p99 {1000 * percentile(everyone, .99):.0f} ms (actors p50 "
                 f"{1000 * percentile(actors, .5):.0f} ms); RSS +{per_client:.1f} KiB/client; "
                 f"CPU {result['cpu']:.2f} s; load {load}")
+
+
+def _figures(label: str, setup: Setup, result: dict) -> longpoll_floor.Figures:
+    """A run's wake-ups and moves, for the comparison with the floor."""
+    woken = [answer for answer in result["answers"] if answer.woken]
+    answered = [match for match in setup.matches if match.status == 201]
+    return longpoll_floor.Figures(
+        label=label, clients=len(result["answers"]), woken=len(woken),
+        from_send=[answer.done_at - result["trigger_at"] for answer in woken],
+        from_201=[_latency(setup, answer) for answer in woken],
+        moves=[match.answered_at - match.sent_at for match in answered],
+        refused=len(setup.matches) - len(answered))
 
 
 def _latency(setup: Setup, answer: Answer) -> float:

@@ -1,8 +1,8 @@
-"""Where a move's time goes: the move path and the framework floor, profiled in one process.
+"""Where a move's time goes: the move path and the stack floor, profiled in one process.
 
 ``manage.py profile_moves`` plays Nibble moves through the project's WSGI application (the same
 ``config.wsgi`` gunicorn serves, so middleware, authentication, the engine, the recording path
-and the renderer all run) and through the framework floor (``games.benchmarks.floor``), with
+and the renderer all run) and through the stack floor (``games.benchmarks.floor``), with
 cProfile on, and prints for each: the CPU time per move and the functions that take most of it,
 by own time and by cumulative time. No network and no concurrency: this is the cost of one move
 on one core, the figure that bounds what ``bench_api`` can reach. Run with ``DJANGO_DEBUG=false``
@@ -54,7 +54,7 @@ def _call(app: WSGIHandler, method: str, path: str, token: str,
 
 
 class Command(BaseCommand):
-    help = ("Profile moves in one process (the move path and the framework floor) and print "
+    help = ("Profile moves in one process (the move path and the stack floor) and print "
             "the CPU time per move and where it goes.")
 
     def add_arguments(self, parser) -> None:
