@@ -23,7 +23,7 @@ run: $(STAMP) messages
 	$(BIN)/python scripts/run_local.py --port $(PORT)
 
 ## make test: the checks below, then the whole suite (PostgreSQL and Redis when DATABASE_URL /
-## CELERY_BROKER_URL are set) in four pytest processes at once (pytest-xdist), each on a
+## CELERY_BROKER_URL are set) in one pytest process a core (pytest-xdist), each on a
 ## database and a Redis database number of its own (scripts/test_suite.py). The system packages
 ## the tests need come from make system-packages.
 test: lint clients messages

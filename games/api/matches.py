@@ -273,7 +273,7 @@ def _move_answer(result, user) -> dict:
 
 class MatchSeenApi(APIView):
     """The player looked at the match (a match page showed its position): the next "your
-    turn" notice may go out (see the flood limit in the README)."""
+    turn" notice may go out (the flood limit: docs/notifications.md)."""
 
     def throttle_exempt(self, request) -> bool:
         """Never refused to a seat of the match, however busy its client."""
