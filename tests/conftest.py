@@ -22,6 +22,7 @@ import games.catalog  # noqa: F401  (the built-in games are registered on import
 from games.kit.registry import GameSpec, register, unregister
 from tests.factories import UserFactory, token_for
 from tests.fourth_game.nim import SPEC as NIM
+from tests.xdist_run import run_files_removed, run_id_chosen
 
 POSTGRESQL_REASON = "needs PostgreSQL (set DATABASE_URL=postgres://...)"
 REDIS_REASON = "needs Redis (set CELERY_BROKER_URL=redis://...)"
@@ -44,6 +45,14 @@ def skip_unless(*, postgresql: bool = False, redis: bool = False) -> None:
         pytest.skip(POSTGRESQL_REASON)
     if redis and not has_redis():
         pytest.skip(REDIS_REASON)
+
+
+def pytest_configure(config):
+    run_id_chosen(config)
+
+
+def pytest_unconfigure(config):
+    run_files_removed(config)
 
 
 def pytest_collection_modifyitems(items):

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONCE
+from whitenoise.compress import Compressor  # type: ignore[import-untyped]
 
 from config.database import database_settings
 from config.logging import logging_config
@@ -124,6 +125,13 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "config.staticfiles.ClientStaticStorage"},
 }
+# Only the hashed copies are kept (and compressed): every page and module names those, and the
+# plain ones would double the work and the disk of collectstatic (the API docs' bundles and
+# source maps are most of it).
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+# Source maps are not compressed: only a developer's tools fetch them, and Brotli at its best
+# level spends most of collectstatic's time on the API docs' 6 MB of them.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 
 # Requests larger than this are refused before parsing (a move is a few hundred bytes).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DJANGO_DATA_UPLOAD_MAX_MEMORY_SIZE", default=64 * 1024)

@@ -1,6 +1,7 @@
 """Settings for the test suite: fast hashing, eager Celery unless a test starts a real worker."""
 
 import atexit
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -27,11 +28,18 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {
     **REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
 }
 
-# Static files straight from the apps until collectstatic has run in this process: the browser
-# tests run it once per session into STATIC_ROOT, a directory of this process's own (other test
-# runs may share the checkout), and from then on the pages name the hashed, compressed files.
-STATIC_ROOT = Path(tempfile.mkdtemp(prefix="boardpost-static-"))
-atexit.register(shutil.rmtree, STATIC_ROOT, ignore_errors=True)
+# Static files straight from the apps until collectstatic has run: the browser tests run it
+# once into STATIC_ROOT, and from then on the pages name the hashed, compressed files. The
+# processes of one pytest-xdist run share one directory, named by the run's id (the same in each
+# of them; the first to need it collects, the others wait and read its manifest, and the run
+# removes it at its end: tests/conftest.py); any other test process has one of its own (other
+# test runs may share the checkout).
+_XDIST_RUN = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+if _XDIST_RUN:
+    STATIC_ROOT = Path(tempfile.gettempdir()) / f"boardpost-static-{_XDIST_RUN}"
+else:
+    STATIC_ROOT = Path(tempfile.mkdtemp(prefix="boardpost-static-"))
+    atexit.register(shutil.rmtree, STATIC_ROOT, ignore_errors=True)
 STORAGES = {
     **STORAGES,  # noqa: F405
     "staticfiles": {"BACKEND": "config.staticfiles.DevStaticStorage"},

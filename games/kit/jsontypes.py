@@ -23,6 +23,7 @@ annotations``: ``NotRequired`` is read from the evaluated class.
 
 from __future__ import annotations
 
+import functools
 import re
 import types
 from collections.abc import Mapping, Sequence
@@ -94,7 +95,10 @@ def problems(tp: Any, value: Any, where: str = "") -> list[str]:
     return found
 
 
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
+    """A TypedDict's field types, resolved once per class: every move a server parses is
+    checked against its game's move types."""
     return get_type_hints(cls, include_extras=True)
 
 

@@ -128,16 +128,17 @@ def celery_worker_process(celery_queue):
         worker.stop()
 
 
-@pytest.fixture(scope="module")
-def module_worker(django_db_setup, django_db_blocker):
-    """One worker process for all the tests of a module, on a queue of the module's own: for
-    tests that only need their tasks run (the browser tests' bots), not a worker to look at.
-    Every test flushes the database after it, so no test sees another's matches; a task a test
-    left behind finds its match gone."""
+@pytest.fixture(scope="session")
+def session_worker(django_db_setup, django_db_blocker):
+    """One worker process for all the tests of a test process that only need their tasks run
+    (the browser tests' bots), not a worker to look at, on a queue of its own; started once,
+    not once a module (each start imports Django in three processes). Every test flushes the
+    database after it, so no test sees another's matches; a task a test left behind finds its
+    match gone."""
     with django_db_blocker.unblock():
         _needs_real_services()
         database_url = _database_url()
-    worker = Worker(f"module-{uuid.uuid4().hex[:12]}", database_url)
+    worker = Worker(f"session-{uuid.uuid4().hex[:12]}", database_url)
     worker.start()
     try:
         yield worker
@@ -146,10 +147,10 @@ def module_worker(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture
-def shared_worker(module_worker, transactional_db):
-    """The module's worker, with this test's tasks routed to its queue."""
-    with _tasks_routed_to(module_worker.queue):
-        yield module_worker
+def shared_worker(session_worker, transactional_db):
+    """The process's worker, with this test's tasks routed to its queue."""
+    with _tasks_routed_to(session_worker.queue):
+        yield session_worker
 
 
 @pytest.fixture
