@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import (
     Annotated,
@@ -123,10 +123,49 @@ def _name(tp: Any) -> str:
     return getattr(tp, "__name__", None) or repr(tp)
 
 
+_KINDS: dict[Any, tuple[str, Callable[[Any], bool]]] = {
+    int: ("an integer", _is_int),
+    bool: ("a boolean", lambda v: isinstance(v, bool)),
+    str: ("a string", lambda v: isinstance(v, str)),
+    float: ("a number", lambda v: _is_int(v) or isinstance(v, float)),
+}
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A type with its ``Annotated`` marks and ``Required`` wrappers taken off, and what
+    ``_check`` asks of it, worked out once per type."""
+
+    tp: Any
+    marks: tuple[Any, ...]
+    origin: Any
+    args: tuple[Any, ...]
+    typeddict: bool
+
+
+_SHAPES: dict[Any, _Shape] = {}
+
+
+def _shape(tp: Any) -> _Shape:
+    try:
+        return _SHAPES[tp]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable type (never in the games' types): worked out each time
+        return _shape_of(tp)
+    shape = _SHAPES[tp] = _shape_of(tp)
+    return shape
+
+
+def _shape_of(tp: Any) -> _Shape:
+    bare, marks = _strip(tp)
+    return _Shape(bare, tuple(marks), get_origin(bare), get_args(bare), is_typeddict(bare))
+
+
 def _check(tp: Any, value: Any, where: str, found: list[str]) -> None:
-    tp, marks = _strip(tp)
+    shape = _shape(tp)
+    tp, origin, args = shape.tp, shape.origin, shape.args
     at = f"{where}: " if where else ""
-    origin = get_origin(tp)
     if tp is Any:
         return
     if tp is None or tp is type(None):
@@ -134,50 +173,53 @@ def _check(tp: Any, value: Any, where: str, found: list[str]) -> None:
             found.append(f"{at}must be null.")
         return
     if origin in (Union, types.UnionType):
-        options = get_args(tp)
-        attempts = [problems(option, value, where) for option in options]
+        attempts = [problems(option, value, where) for option in args]
         if not any(not attempt for attempt in attempts):
             shortest = min(attempts, key=len)
-            found.extend(shortest if len(options) == 2 and value is not None else
+            found.extend(shortest if len(args) == 2 and value is not None else
                          [f"{at}matches none of its forms."])
         return
     if origin is Literal:
-        allowed = get_args(tp)
-        if not any(value == a and type(value) is type(a) for a in allowed):
-            found.append(f"{at}must be one of {list(allowed)}.")
+        if not any(value == a and type(value) is type(a) for a in args):
+            found.append(f"{at}must be one of {list(args)}.")
         return
-    if is_typeddict(tp):
+    if shape.typeddict:
         _check_typeddict(tp, value, where, found)
         return
     if origin is list or origin is tuple:
-        if not isinstance(value, list | tuple):
-            found.append(f"{at}must be an array.")
-            return
-        args = get_args(tp)
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            if len(value) != len(args):
-                found.append(f"{at}must have {len(args)} items.")
-                return
-        item = args[0]
-        for i, member in enumerate(value):
-            _check(item, member, f"{where}[{i}]", found)
+        _check_array(args, origin is tuple, value, where, found)
         return
     if origin is dict:
         if not isinstance(value, Mapping):
             found.append(f"{at}must be an object.")
             return
-        item = get_args(tp)[1]
+        item = args[1]
         for key, member in value.items():
             if not isinstance(key, str):
                 found.append(f"{at}keys must be strings.")
             _check(item, member, f"{where}.{key}" if where else str(key), found)
         return
-    kinds = {int: ("an integer", _is_int), bool: ("a boolean", lambda v: isinstance(v, bool)),
-             str: ("a string", lambda v: isinstance(v, str)),
-             float: ("a number", lambda v: _is_int(v) or isinstance(v, float))}
-    if tp not in kinds:
+    _check_scalar(tp, shape.marks, value, at, found)
+
+
+def _check_array(args: tuple[Any, ...], fixed: bool, value: Any, where: str,
+                 found: list[str]) -> None:
+    if not isinstance(value, list | tuple):
+        found.append(f"{where + ': ' if where else ''}must be an array.")
+        return
+    if fixed and not (len(args) == 2 and args[1] is Ellipsis) and len(value) != len(args):
+        found.append(f"{where + ': ' if where else ''}must have {len(args)} items.")
+        return
+    item = args[0]
+    for i, member in enumerate(value):
+        _check(item, member, f"{where}[{i}]", found)
+
+
+def _check_scalar(tp: Any, marks: tuple[Any, ...], value: Any, at: str,
+                  found: list[str]) -> None:
+    if tp not in _KINDS:
         raise TypeError(f"Unsupported type {tp!r} in a game's types.")
-    what, test = kinds[tp]
+    what, test = _KINDS[tp]
     if not test(value):
         found.append(f"{at}must be {what}.")
         return
