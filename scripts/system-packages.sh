@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite needs beyond Python's, installed where missing (as root, or
-# through sudo): Chromium for the browser tests, a Hangul font (fonts-noto-cjk, found by
+# through sudo): Chromium for the browser tests (its headless shell for most, the full browser
+# for the notifications), a Hangul font (fonts-noto-cjk, found by
 # fontconfig's fc-list) for their Korean pages, node and npm for the TypeScript client check and
 # axe-core, and GNU gettext's msgfmt for the message catalogues. `make system-packages` runs it;
 # .ci/run does too. PostgreSQL and Redis are services of their own (README: Tests).
@@ -8,6 +9,7 @@ set -o errexit -o pipefail -o nounset
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
 command -v fc-list >/dev/null 2>&1 || missing+=(fontconfig)
 hangul="$(fc-list :lang=ko family 2>/dev/null || true)"
 if [[ "$hangul" != *"Noto Sans CJK KR"* ]]; then

@@ -20,6 +20,7 @@ from rest_framework.test import APIClient
 
 import games.catalog  # noqa: F401  (the built-in games are registered on import)
 from games.kit.registry import GameSpec, register, unregister
+from tests import flush
 from tests.factories import UserFactory, token_for
 from tests.fourth_game.nim import SPEC as NIM
 from tests.xdist_run import run_files_removed, run_id_chosen
@@ -49,6 +50,7 @@ def skip_unless(*, postgresql: bool = False, redis: bool = False) -> None:
 
 def pytest_configure(config):
     run_id_chosen(config)
+    flush.install()
 
 
 def pytest_unconfigure(config):

@@ -40,16 +40,23 @@ except ImportError:  # pragma: no cover - playwright is in the test extras
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
 # Debian's chromium-headless-shell where installed: the headless build without the browser's
-# own interface, which costs the suite a good part less CPU than the full browser in its new
-# headless mode (the same Blink, V8 and version). BOARDPOST_CHROMIUM names another binary.
+# own interface, which costs the suite less CPU than the full browser in its new headless mode
+# (the same Blink, V8 and version). It has no notifications: a module that needs the full
+# browser says so with ``FULL_CHROMIUM = True``. BOARDPOST_CHROMIUM names another binary.
+FULL = "/usr/bin/chromium"
 HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
-CHROMIUM = os.environ.get("BOARDPOST_CHROMIUM") or (
-    HEADLESS_SHELL if os.access(HEADLESS_SHELL, os.X_OK) else "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]
-if not CHROMIUM.endswith("headless-shell"):
-    CHROMIUM_ARGS.insert(0, "--headless=new")
+
+
+def chromium_for(full: bool) -> tuple[str, list[str]]:
+    """The Chromium binary a module runs and its arguments."""
+    binary = os.environ.get("BOARDPOST_CHROMIUM") or (
+        HEADLESS_SHELL if not full and os.access(HEADLESS_SHELL, os.X_OK) else FULL)
+    if binary.endswith("headless-shell"):
+        return binary, CHROMIUM_ARGS
+    return binary, ["--headless=new", *CHROMIUM_ARGS]
 PASSWORD = "a long enough passphrase"
 VIEWPORT = {"width": 1280, "height": 900}
 MOVE_TIMEOUT_MS = 30_000
@@ -77,20 +84,21 @@ needs_hangul_font = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(request):
     """One headless Chromium per test module."""
     if sync_playwright is None:
         pytest.skip("the browser tests need playwright (pip install -e '.[test]')")
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"the browser tests need Chromium at {CHROMIUM} "
-                    "(apt-get install chromium-headless-shell; make system-packages)")
+    binary, args = chromium_for(getattr(request.module, "FULL_CHROMIUM", False))
+    if not os.access(binary, os.X_OK):
+        pytest.skip(f"the browser tests need Chromium at {binary} "
+                    "(apt-get install chromium chromium-headless-shell; make system-packages)")
     # Playwright's sync API keeps an event loop on this thread; Django refuses ORM calls from a
     # thread with a running loop unless told it is safe (it is: nothing here is async).
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         playwright = sync_playwright().start()
         try:
-            chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            chromium = playwright.chromium.launch(executable_path=binary, args=args)
         except PlaywrightError as error:
             playwright.stop()
             pytest.skip(f"Chromium did not start: {error}")

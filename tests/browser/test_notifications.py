@@ -23,6 +23,9 @@ from tests.factories import UserFactory
 from tests.notify.conftest import push_service, vapid  # noqa: F401 - fixtures
 from tests.notify.helpers import start
 
+# Notifications need the full browser: Chromium's headless shell has none.
+FULL_CHROMIUM = True
+
 try:
     from playwright.sync_api import expect
 except ImportError:  # pragma: no cover - the browser fixture skips
