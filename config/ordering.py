@@ -3,9 +3,12 @@ order of their keys, the last of which is unique, so every row has a position of
 a page continues exactly after the row that ended the one before, however many rows share a
 value (a deadline, a game) and wherever the nulls are.
 
-A key may be null (a match without a deadline); nulls come after every value, whichever the
-key's direction, so "soonest deadline first" ends with the matches that have none. Pure Django
-ORM: the pagination class built on it is ``config.api.KeysetPagination``."""
+A key may be null, and a null counts as greater than every value (a deadline that never
+comes, an end that has not come yet): last in an ascending order ("soonest deadline first" ends
+with the matches that have none), first in a descending one ("latest end first" starts with the
+matches still running). That is PostgreSQL's own order of nulls, so an index on the key serves
+the order as it is. Pure Django ORM: the pagination class built on it is
+``config.api.KeysetPagination``."""
 
 from __future__ import annotations
 
@@ -26,8 +29,7 @@ from django.db.models.expressions import OrderBy
 @dataclass(frozen=True)
 class SortKey:
     """One key of a list's order: a field or an annotation of the queryset, its direction,
-    and whether it can be null (nulls last). A key that cannot be null is ordered without a
-    NULLS clause, so an index on it still serves the order."""
+    and whether it can be null (a null counts as greater than every value)."""
 
     name: str
     descending: bool = False
@@ -35,23 +37,22 @@ class SortKey:
 
     def order(self, reverse: bool = False) -> OrderBy:
         """The ORDER BY term; ``reverse``: read backwards (the page before a position)."""
-        descending = self.descending != reverse
         column = F(self.name)
-        if not self.nullable:
-            return column.desc() if descending else column.asc()
-        nulls = {"nulls_first": True} if reverse else {"nulls_last": True}
-        return column.desc(**nulls) if descending else column.asc(**nulls)
+        if self.descending != reverse:
+            return column.desc(nulls_first=True) if self.nullable else column.desc()
+        return column.asc(nulls_last=True) if self.nullable else column.asc()
 
     def beyond(self, value: Any, reverse: bool) -> Q | None:
-        """Rows whose key comes after ``value`` (before it when ``reverse``); None when no row
-        can (nothing comes after a null)."""
-        if value is None:
-            return Q(**{f"{self.name}__isnull": False}) if reverse else None
-        lookup = "lt" if self.descending != reverse else "gt"
-        further = Q(**{f"{self.name}__{lookup}": value})
-        if self.nullable and not reverse:
-            further |= Q(**{f"{self.name}__isnull": True})
-        return further
+        """Rows whose key comes after ``value`` in the reading order (backwards when
+        ``reverse``); None when no row can."""
+        if self.descending != reverse:  # from the greatest down, the nulls first
+            if value is None:
+                return Q(**{f"{self.name}__isnull": False})
+            return Q(**{f"{self.name}__lt": value})
+        if value is None:  # up to the greatest, the nulls last: nothing after a null
+            return None
+        further = Q(**{f"{self.name}__gt": value})
+        return further | Q(**{f"{self.name}__isnull": True}) if self.nullable else further
 
     def equal(self, value: Any) -> Q:
         return Q(**{f"{self.name}__isnull": True}) if value is None else Q(**{self.name: value})

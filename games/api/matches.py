@@ -98,7 +98,7 @@ SORT_HELP = {
     "last_move": "most recent move first (a match nobody moved in yet: since it started, "
                  "or was created)",
     "game": "by game, then by last move",
-    "ended": "by when the match ended, newest first, matches not over last",
+    "ended": "by when the match ended, latest first (matches not over yet before them)",
 }
 
 

@@ -4,15 +4,15 @@ client asks for.
 
 Every order is a key of several fields ending in the match id (``config.ordering``), so a
 cursor page continues exactly where the last one ended: soonest deadline first (matches
-without one last), most recent move first, by game, by when the match ended (matches not over
-last), or newest first."""
+without one last), most recent move first, by game, by when the match ended (latest first,
+after the matches that have not ended), or newest first."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from uuid import UUID
 
-from django.db.models import F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
@@ -20,7 +20,10 @@ from config.ordering import SortKey, keyset_order
 from games.models import Match, Move, Seat
 from games.selectors.matches import (
     match_seats,
+    mine_filter,
+    open_seat_filter,
     private_filter,
+    seated_filter,
     seats_prefetch,
     visible_filter,
 )
@@ -78,10 +81,10 @@ def match_list(*, user: User, game: str | None = None, status: str | None = None
     ready to be ordered and paged by ``list_order(sort)``."""
     queryset = Match.objects.all()
     if scope == "mine":
-        queryset = queryset.filter(Q(seats__user=user) | Q(created_by=user))
+        queryset = queryset.filter(mine_filter(user))
     elif scope == "open":
-        queryset = queryset.filter(status=Match.Status.OPEN, seats__user__isnull=True).exclude(
-            seats__user=user).exclude(private_filter())
+        queryset = queryset.filter(open_seat_filter()).exclude(seated_filter(user)).exclude(
+            private_filter())
     else:
         queryset = queryset.filter(visible_filter(user))
     if my_turn:
@@ -90,7 +93,7 @@ def match_list(*, user: User, game: str | None = None, status: str | None = None
         queryset = queryset.filter(game=game)
     if status:
         queryset = queryset.filter(status=status)
-    return sortable(queryset.distinct(), sort).prefetch_related(seats_prefetch())
+    return sortable(queryset, sort).prefetch_related(seats_prefetch())
 
 
 def matches_awaiting(*, user: User) -> list[UUID]:
@@ -113,9 +116,8 @@ def match_inbox(*, user: User, sort: str = "time_left", game: str | None = None,
     """My active and open matches (invitations included) in the order ``sort``: by time left
     (the default) puts the matches where I must act first, each part soonest deadline first;
     the other orders are those of the match lists. ``my_turn``: only where I must act."""
-    queryset = Match.objects.filter(
-        status__in=[Match.Status.ACTIVE, Match.Status.OPEN],
-        id__in=Seat.objects.filter(user=user).values("match_id"))
+    queryset = Match.objects.filter(seated_filter(user),
+                                    status__in=[Match.Status.ACTIVE, Match.Status.OPEN])
     if game:
         queryset = queryset.filter(game=game)
     matches = list(sortable(queryset, sort).order_by(*keyset_order(list_order(sort)))

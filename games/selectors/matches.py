@@ -42,15 +42,35 @@ def private_filter() -> Q:
                                                            user__matches_private=True)))
 
 
+def seated_filter(user: User) -> Q:
+    """Matches where ``user`` holds a seat (an invitation included). Like every filter of the
+    lists, a semi-join rather than a join, so a list needs no DISTINCT and can follow an index
+    in its order."""
+    return Q(id__in=Seat.objects.filter(user=user).order_by().values("match_id"))
+
+
+def mine_filter(user: User) -> Q:
+    """Matches where ``user`` holds a seat or that ``user`` created: the ids of both in one
+    small set, which the database reads through the seats' and creators' indexes."""
+    seated = Seat.objects.filter(user=user).order_by().values("match_id")
+    created = Match.objects.filter(created_by=user).order_by().values("id")
+    return Q(id__in=seated.union(created))
+
+
+def open_seat_filter() -> Q:
+    """Open matches with a seat anyone may join."""
+    return Q(status=Match.Status.OPEN,
+             id__in=Seat.objects.filter(user__isnull=True).values("match_id"))
+
+
 def visible_filter(user: User | AnonymousUser) -> Q:
     """Seated players and the match's creator see it; everyone else, signed in or not, sees
     open matches (to join them) and matches that are over (to replay them), unless the match
     is private. A running match is private to its seats and creator."""
-    public = ~private_filter() & (Q(status=Match.Status.OPEN, seats__user__isnull=True)
-                                   | Q(status__in=PUBLIC_STATUSES))
+    public = ~private_filter() & (open_seat_filter() | Q(status__in=PUBLIC_STATUSES))
     if not user.is_authenticated:
         return public
-    return Q(seats__user=user) | Q(created_by=user) | public
+    return mine_filter(user) | public
 
 
 def match_access(*, user: User, match_id: UUID | str) -> Match:

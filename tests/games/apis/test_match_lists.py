@@ -77,7 +77,7 @@ def _expected(matches: list[Match], sort: str) -> list[str]:
         "time_left": lambda m: (m.deadline or never, age(_last_move(m)), m.id),
         "last_move": lambda m: (age(_last_move(m)), m.id),
         "game": lambda m: (m.game, age(_last_move(m)), m.id),
-        "ended": lambda m: (m.finished_at is None, age(m.finished_at or T0), m.id),
+        "ended": lambda m: (m.finished_at is not None, age(m.finished_at or T0), m.id),
     }
     if sort == "created":
         ordered = sorted(matches, key=lambda m: (m.created_at, m.id), reverse=True)
