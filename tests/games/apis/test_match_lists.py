@@ -11,33 +11,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games.models import Match, Move, Seat
+from games.models import Match, Move
+from tests.games.listed import T0, listed_match
 from tests.games.matchplay import assert_error
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 GAMES = ("nibble", "nimble", "nimalia")
-
-
-def _match(owner, other, *, game="nibble", status="active", my_turn=False, deadline=None,
-           created=T0, started=None, finished=None, moved=None) -> Match:
-    """A match row of ``owner`` and ``other`` as the lists read it: seat 0 is the owner's
-    (its turn when ``my_turn``), ``moved``: when its one move was recorded (None: no move)."""
-    match = Match.objects.create(
-        game=game, num_players=2, status=status, created_by=owner, seed="s",
-        version=1 if moved else 0, actors=([0] if my_turn else [1]) if status == "active" else [],
-        turn_seconds=86400 if deadline else None, deadline=deadline,
-        started_at=started if started or status == "open" else created,
-        finished_at=finished)
-    Seat.objects.bulk_create([
-        Seat(match=match, index=0, user=owner, joined_at=created),
-        Seat(match=match, index=1, user=other, joined_at=None if status == "open" else created)])
-    if moved:
-        Move.objects.create(match=match, seq=1, kind=Move.Kind.MOVE, seat=1, user=other)
-        Move.objects.filter(match=match).update(created_at=moved)
-    Match.objects.filter(id=match.id).update(created_at=created)
-    return Match.objects.get(id=match.id)
 
 
 def _many(owner, other, count=60) -> list[Match]:
@@ -52,7 +32,7 @@ def _many(owner, other, count=60) -> list[Match]:
         deadline = (T0 + rng.choice(hours) if status == "active" and rng.random() < 0.6
                     else None)
         moved = T0 - rng.choice(hours) if status != "open" and rng.random() < 0.7 else None
-        matches.append(_match(owner, other, game=rng.choice(GAMES), status=status,
+        matches.append(listed_match(owner, other, game=rng.choice(GAMES), status=status,
                               my_turn=rng.random() < 0.5, deadline=deadline,
                               created=T0 - timedelta(days=rng.choice([1, 2, 3])),
                               finished=ended, moved=moved))
@@ -138,10 +118,10 @@ def test_paging_a_sorted_list_gives_every_match_once_in_order(client_for, alice,
 @pytest.mark.parametrize("sort", ["time_left", "last_move", "game", "ended"])
 def test_paging_within_a_run_of_ties_longer_than_a_page(client_for, alice, bob, sort):
     """Thirty matches alike in every key but the id: pages of four cut through the run."""
-    same = [_match(alice, bob, game="nimble", deadline=T0, moved=T0 - timedelta(hours=1),
+    same = [listed_match(alice, bob, game="nimble", deadline=T0, moved=T0 - timedelta(hours=1),
                    status="finished" if sort == "ended" else "active",
                    finished=T0 if sort == "ended" else None) for _ in range(30)]
-    nulls = [_match(alice, bob, game="nimble", status="active") for _ in range(5)]
+    nulls = [listed_match(alice, bob, game="nimble", status="active") for _ in range(5)]
     matches = same + nulls
     seen, _ = _walk(client_for(alice), f"/api/matches?sort={sort}&limit=4")
     assert seen == _expected(matches, sort)
@@ -160,19 +140,19 @@ def test_filters_and_a_sort_page_together(client_for, alice, bob):
 
 
 def test_my_turn_is_sorted_by_time_left_by_default(client_for, alice, bob):
-    late = _match(alice, bob, my_turn=True, deadline=T0 + timedelta(hours=9))
-    soon = _match(alice, bob, my_turn=True, deadline=T0 + timedelta(hours=1))
-    casual = _match(alice, bob, my_turn=True)
-    _match(alice, bob, my_turn=False, deadline=T0)  # their turn: left out
+    late = listed_match(alice, bob, my_turn=True, deadline=T0 + timedelta(hours=9))
+    soon = listed_match(alice, bob, my_turn=True, deadline=T0 + timedelta(hours=1))
+    casual = listed_match(alice, bob, my_turn=True)
+    listed_match(alice, bob, my_turn=False, deadline=T0)  # their turn: left out
     body = client_for(alice).get("/api/matches?my_turn=true").json()
     assert [m["id"] for m in body["results"]] == [str(soon.id), str(late.id), str(casual.id)]
 
 
 def test_finished_matches_are_sorted_by_when_they_ended_by_default(client_for, alice, bob):
-    first = _match(alice, bob, status="finished", finished=T0, created=T0 - timedelta(days=1))
-    last = _match(alice, bob, status="finished", finished=T0 + timedelta(days=2),
+    first = listed_match(alice, bob, status="finished", finished=T0, created=T0 - timedelta(days=1))
+    last = listed_match(alice, bob, status="finished", finished=T0 + timedelta(days=2),
                   created=T0 - timedelta(days=3))
-    middle = _match(alice, bob, status="finished", finished=T0 + timedelta(days=1),
+    middle = listed_match(alice, bob, status="finished", finished=T0 + timedelta(days=1),
                     created=T0 - timedelta(days=2))
     results = client_for(alice).get("/api/matches?status=finished").json()["results"]
     assert [m["id"] for m in results] == [str(last.id), str(middle.id), str(first.id)]
@@ -186,9 +166,9 @@ def test_other_lists_keep_the_newest_first(client_for, alice, bob):
 
 
 def test_last_move_counts_a_match_without_moves_from_its_start(client_for, alice, bob):
-    moved_long_ago = _match(alice, bob, moved=T0 - timedelta(days=5))
-    fresh = _match(alice, bob, created=T0 - timedelta(hours=3))  # started then, no move yet
-    moved_lately = _match(alice, bob, moved=T0 - timedelta(hours=1))
+    moved_long_ago = listed_match(alice, bob, moved=T0 - timedelta(days=5))
+    fresh = listed_match(alice, bob, created=T0 - timedelta(hours=3))  # started then, no move yet
+    moved_lately = listed_match(alice, bob, moved=T0 - timedelta(hours=1))
     results = client_for(alice).get("/api/matches?sort=last_move").json()["results"]
     assert [m["id"] for m in results] == [str(moved_lately.id), str(fresh.id),
                                           str(moved_long_ago.id)]
@@ -206,17 +186,17 @@ def _inbox(client, query: str = "") -> list[str]:
 @pytest.fixture
 def inbox_matches(alice, bob):
     return {
-        "mine_late": _match(alice, bob, my_turn=True, deadline=T0 + timedelta(hours=8),
+        "mine_late": listed_match(alice, bob, my_turn=True, deadline=T0 + timedelta(hours=8),
                             moved=T0 - timedelta(hours=2)),
-        "mine_soon": _match(alice, bob, game="nimble", my_turn=True,
+        "mine_soon": listed_match(alice, bob, game="nimble", my_turn=True,
                             deadline=T0 + timedelta(hours=2), moved=T0 - timedelta(hours=9)),
-        "mine_casual": _match(alice, bob, game="nimalia", my_turn=True,
+        "mine_casual": listed_match(alice, bob, game="nimalia", my_turn=True,
                               moved=T0 - timedelta(hours=1)),
-        "theirs_sooner": _match(alice, bob, deadline=T0 + timedelta(hours=1),
+        "theirs_sooner": listed_match(alice, bob, deadline=T0 + timedelta(hours=1),
                                 moved=T0 - timedelta(hours=3)),
-        "invited": _match(bob, alice, status="open", game="nimble",
+        "invited": listed_match(bob, alice, status="open", game="nimble",
                           created=T0 - timedelta(hours=5)),
-        "over": _match(alice, bob, status="finished", finished=T0),
+        "over": listed_match(alice, bob, status="finished", finished=T0),
     }
 
 
@@ -295,7 +275,7 @@ NOON = "2026-03-01T12:00:00+00:00"
     "[",
 ])
 def test_a_forged_position_is_a_coded_error(client_for, alice, bob, position):
-    _match(alice, bob)
+    listed_match(alice, bob)
     response = client_for(alice).get(f"/api/matches?cursor={_cursor(position)}")
     assert "cursor" in assert_error(response, 400, "validation_error")["extra"]["fields"]
 
@@ -310,7 +290,7 @@ def test_a_cursor_of_another_order_is_refused(client_for, alice, bob):
 
 
 def test_a_position_past_the_end_is_an_empty_page(client_for, alice, bob):
-    _match(alice, bob)
+    listed_match(alice, bob)
     position = ('{"deadline":null,"last_move_at":"2026-03-01T12:00:00+00:00",'
                 f'"id":"{uuid.UUID(int=2**128 - 1)}"}}')
     body = client_for(alice).get(f"/api/matches?sort=time_left&cursor={_cursor(position)}")
