@@ -6,6 +6,7 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -63,7 +64,7 @@ def reminder_offsets_checked(offsets: Iterable[object]) -> list[int]:
     ``REMINDER_OFFSETS_MAX``, distinct, each a whole number of seconds from
     ``REMINDER_OFFSET_MIN`` (15 minutes) to ``REMINDER_OFFSET_MAX`` (7 days); an empty list
     asks for no reminder. Anything else is ``InvalidReminderOffsets``."""
-    bounds = {"limit": REMINDER_OFFSETS_MAX, "minimum": REMINDER_OFFSET_MIN,
+    bounds: dict[str, Any] = {"limit": REMINDER_OFFSETS_MAX, "minimum": REMINDER_OFFSET_MIN,
               "maximum": REMINDER_OFFSET_MAX}
     values = list(offsets)
     if len(values) > REMINDER_OFFSETS_MAX:

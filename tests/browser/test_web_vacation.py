@@ -94,7 +94,8 @@ def test_going_on_vacation_and_back_with_auto_vacation_and_reminders(pages, axe_
     toggle.click()
     expect(toggle).to_have_text("Go on vacation")
     # The seconds spent on vacation are gone from the bank: the page rounds down.
-    expect(status).to_have_text(re.compile(r"Vacation time in your bank: (20 days|19 days 23 hours)\."))
+    expect(status).to_have_text(
+        re.compile(r"Vacation time in your bank: (20 days|19 days 23 hours)\."))
     assert Vacation.objects.get(user=user).runs_out_at is None
 
     auto = page.locator("#auto-vacation")
