@@ -42,6 +42,12 @@ def _locked(user: User, now: datetime) -> Vacation:
     return row
 
 
+def _not_before(now: datetime, bank: vacation.VacationBank) -> datetime:
+    """``now``, or the bank's last count if that is later: a request that waited for the row
+    lock while another changed the bank acts just after that change."""
+    return max(now, bank.as_of)
+
+
 def _store(row: Vacation, bank: vacation.VacationBank) -> None:
     """Keep ``bank`` on the row with the instants the sweep looks for."""
     row.bank = vacation.dump_bank(bank)
@@ -61,8 +67,9 @@ def vacation_start(*, user: User, now: datetime | None = None) -> Vacation:
     now = now or timezone.now()
     rules = vacation_policy()
     row = _locked(user, now)
+    stored = vacation.load_bank(row.bank)
     try:
-        bank = vacation.start(rules, vacation.load_bank(row.bank), now)
+        bank = vacation.start(rules, stored, _not_before(now, stored))
     except clock_errors.AlreadyOnVacation:
         raise AlreadyOnVacation() from None
     except clock_errors.VacationBankEmpty:
@@ -84,6 +91,7 @@ def vacation_end(*, user: User, now: datetime | None = None) -> Vacation:
     bank = vacation.load_bank(row.bank)
     if not bank.on_vacation:
         raise NotOnVacation()
+    now = _not_before(now, bank)
     if vacation.has_run_out(bank, now):
         _run_out(row, bank, now)
         return row

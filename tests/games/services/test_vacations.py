@@ -191,3 +191,13 @@ def test_an_old_account_has_earned_since_it_joined(settings):
     assert left(old, T0) == 25 * DAY
     vacation_start(user=old, now=T0)
     assert vacation_status(user=old, now=T0)["runs_out_at"] == at(25 * DAY)
+
+
+def test_a_request_that_waited_for_the_lock_acts_after_the_change_it_waited_for(player):
+    vacation_start(user=player, now=at(DAY))
+    # Its instant was taken before the start above committed: it still ends the vacation.
+    vacation_end(user=player, now=at(DAY - 5))
+    status = vacation_status(user=player, now=at(DAY))
+    assert status["on_vacation"] is False and status["left_seconds"] == 20 * DAY + 3 * HOUR
+    vacation_start(user=player, now=at(DAY - 9))
+    assert vacation_status(user=player, now=at(DAY))["since"] == at(DAY)
