@@ -183,7 +183,9 @@ class UserEvent(TypedDict):
     game: str | None
     data: Annotated[dict[str, Any], Doc(
         "Depends on the type: e.g. `version` and `deadline` (your_turn), `rank` and `reason` "
-        "(match_finished), `before` and `after` (rating_changed), `by` (invited).")]
+        "(match_finished), `before` and `after` (rating_changed), `by` (invited), "
+        "`runs_out_at` and `left_seconds` (vacation_ending), `since` and `ended_at` "
+        "(vacation_ended).")]
     created_at: datetime
 
 
