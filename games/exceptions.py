@@ -76,3 +76,24 @@ class TooManyBotMatches(Conflict):
 class RematchNotAvailable(Conflict):
     code = "rematch_not_available"
     default_message = _("A rematch can be asked for only once the match has finished.")
+
+
+class VacationBankEmpty(Conflict):
+    """No vacation time is left in the bank to start a vacation with."""
+
+    code = "vacation_bank_empty"
+    default_message = _("No vacation time is left.")
+
+
+class AlreadyOnVacation(Conflict):
+    """A vacation is already on."""
+
+    code = "already_on_vacation"
+    default_message = _("You are already on vacation.")
+
+
+class NotOnVacation(Conflict):
+    """No vacation is on to end."""
+
+    code = "not_on_vacation"
+    default_message = _("You are not on vacation.")
