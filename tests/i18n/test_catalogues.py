@@ -123,7 +123,8 @@ def test_makemessages_finds_nothing_the_catalogues_lack(tmp_path):
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, scratch / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.mo", "static"))
+                            ignore=shutil.ignore_patterns("__pycache__", "*.mo", "static",
+                                                          "node_modules"))
         else:
             shutil.copy(source, scratch / name)
     # The web client's scripts are scanned for the djangojs domain.
