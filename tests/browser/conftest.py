@@ -57,6 +57,8 @@ def chromium_for(full: bool) -> tuple[str, list[str]]:
     if binary.endswith("headless-shell"):
         return binary, CHROMIUM_ARGS
     return binary, ["--headless=new", *CHROMIUM_ARGS]
+
+
 PASSWORD = "a long enough passphrase"
 VIEWPORT = {"width": 1280, "height": 900}
 MOVE_TIMEOUT_MS = 30_000
