@@ -11,6 +11,7 @@ any conftest, so this is a plugin named on the command line: ``-p tests.xdist_wo
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 REDIS_URLS = ("CELERY_BROKER_URL", "EVENTS_REDIS_URL", "CACHE_URL")
@@ -44,14 +45,27 @@ WAITING = ("tests/browser/", "tests/integration/")
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under xdist, the modules that mostly wait (browser and integration: servers, workers and
-    a browser) come first, each module's tests in their own order: they are the longest, and
-    the rest's many short modules then fill the workers up to the end instead of one long
-    module starting last. A run without xdist keeps the usual order."""
+    """Under xdist, a module that mostly waits (browser and integration: servers, workers and a
+    browser) and a module that computes take turns in the order the processes are handed
+    modules, the waiting ones first, each module's tests in their own order: the longest
+    modules start first, and while some processes wait on a browser or a server, others keep
+    the cores busy. A run without xdist keeps the usual order."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     root = config.rootpath
-    items.sort(key=lambda item: not item.path.relative_to(root).as_posix().startswith(WAITING))
+    modules: dict[object, list] = {}
+    for item in items:
+        modules.setdefault(item.path, []).append(item)
+    waiting = [tests for path, tests in modules.items()
+               if Path(path).relative_to(root).as_posix().startswith(WAITING)]
+    computing = [tests for path, tests in modules.items()
+                 if not Path(path).relative_to(root).as_posix().startswith(WAITING)]
+    order: list = []
+    for index in range(max(len(waiting), len(computing))):
+        for kind in (waiting, computing):
+            if index < len(kind):
+                order.extend(kind[index])
+    items[:] = order
 
 
 _move_redis_urls()
