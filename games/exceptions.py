@@ -76,3 +76,12 @@ class TooManyBotMatches(Conflict):
 class RematchNotAvailable(Conflict):
     code = "rematch_not_available"
     default_message = _("A rematch can be asked for only once the match has finished.")
+
+
+class InvalidTimeControl(ApplicationError):
+    """The time control is not valid: an unknown kind or key, or a value out of its bounds
+    (`extra.field` names it, `extra.minimum` and `extra.maximum` give the bounds)."""
+
+    code = "invalid_time_control"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = _("The time control is not valid.")

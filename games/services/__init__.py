@@ -13,6 +13,7 @@ from games.services.bots import (
     match_bot_move_play,
     match_bot_race_tick,
 )
+from games.services.clocks import player_time_zone_change
 from games.services.deadlines import (
     deadlines_sweep,
     match_deadline_expire,
@@ -42,4 +43,5 @@ __all__ = ["LockedMatch", "MoveResult", "SeatSpec", "bot_account_ensure",
            "match_abort", "match_bot_move_play", "match_bot_race_tick", "match_create",
            "match_deadline_expire", "match_deadline_remind", "match_decline", "match_join",
            "match_lock", "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
-           "match_resign", "match_system_step_run", "request_fingerprint"]
+           "match_resign", "match_system_step_run", "player_time_zone_change",
+           "request_fingerprint"]
