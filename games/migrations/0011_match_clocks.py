@@ -22,7 +22,10 @@ def _is_race(match) -> bool:
 
 
 def _convert(match, left: set[int]):
-    timing = control.TimeControl(clock=control.PerMove(turn=match.turn_seconds))
+    # Every turn the API ever took is within the bounds; a stray value is brought inside them
+    # (the current deadline stays: it is carried over as it is).
+    turn = min(max(match.turn_seconds, control.MIN_TURN), control.MAX_TURN)
+    timing = control.per_move(turn)
     match.time_control = control.dump(timing)
     actors = [seat for seat in match.actors if seat not in left]
     if match.status != "active" or match.deadline is None or not actors or _is_race(match):
