@@ -30,6 +30,7 @@ from games.exceptions import (
     RematchNotAvailable,
     TooManyBotMatches,
 )
+from games.kit.protocol import Engine
 from games.models import Match, Seat, UserEvent
 from games.selectors import game_engine
 from games.services import _recording
@@ -64,23 +65,9 @@ def match_create(*, user: User, game: str, players: int | None = None,
     match without a clock."""
     timing = _time_control(time_control, turn_seconds)
     engine = game_engine(game)
-    if seats is None:
-        count = players or engine.min_players
-        seats = [SeatSpec("me")] + [SeatSpec("open")] * (count - 1)
-    if user.is_guest:
-        _check_guest_seats(seats)
+    seats = _seats_checked(user, engine, players, seats)
     count = len(seats)
-    if players is not None and players != count:
-        raise InvalidSeats(_("players must equal the number of seats given."))
-    if not engine.min_players <= count <= engine.max_players:
-        raise InvalidSeats(_("%(game)s is played by %(min)d to %(max)d players.") % {
-            "game": engine.name, "min": engine.min_players, "max": engine.max_players})
     kinds = [spec.kind for spec in seats]
-    if kinds.count("me") > 1:
-        raise InvalidSeats(_("At most one seat can be yours (kind 'me')."))
-    if "me" not in kinds and set(kinds) != {"bot"}:
-        raise InvalidSeats(_("Take a seat yourself (kind 'me'), or fill every seat with bots "
-                             "to watch them play."))
     if user.is_guest:
         _check_guest_match_allowance(user)
     elif "bot" in kinds:
@@ -118,6 +105,30 @@ def match_create(*, user: User, game: str, players: int | None = None,
     locked = match_lock(match_id=match.id)
     _start_if_full(locked, initial)
     return locked.match
+
+
+def _seats_checked(user: User, engine: Engine, players: int | None,
+                   seats: list[SeatSpec] | None) -> list[SeatSpec]:
+    """The seats asked for (by default the creator's and open ones), checked against the
+    game's player count and the creator's kinds of seat (``InvalidSeats``)."""
+    if seats is None:
+        count = players or engine.min_players
+        seats = [SeatSpec("me")] + [SeatSpec("open")] * (count - 1)
+    if user.is_guest:
+        _check_guest_seats(seats)
+    count = len(seats)
+    if players is not None and players != count:
+        raise InvalidSeats(_("players must equal the number of seats given."))
+    if not engine.min_players <= count <= engine.max_players:
+        raise InvalidSeats(_("%(game)s is played by %(min)d to %(max)d players.") % {
+            "game": engine.name, "min": engine.min_players, "max": engine.max_players})
+    kinds = [spec.kind for spec in seats]
+    if kinds.count("me") > 1:
+        raise InvalidSeats(_("At most one seat can be yours (kind 'me')."))
+    if "me" not in kinds and set(kinds) != {"bot"}:
+        raise InvalidSeats(_("Take a seat yourself (kind 'me'), or fill every seat with bots "
+                             "to watch them play."))
+    return seats
 
 
 def _time_control(data: Mapping[str, Any] | None, turn_seconds: int | None) -> TimeControl | None:
