@@ -79,8 +79,9 @@ class RematchNotAvailable(Conflict):
 
 
 class InvalidTimeControl(ApplicationError):
-    """The time control is not valid: an unknown kind or key, or a value out of its bounds
-    (`extra.field` names it, `extra.minimum` and `extra.maximum` give the bounds)."""
+    """A bad time control: an unknown kind or key, or a value out of bounds (`extra.field`).
+
+    ``extra.minimum`` and ``extra.maximum`` give the bounds of a value out of them."""
 
     code = "invalid_time_control"
     http_status = status.HTTP_400_BAD_REQUEST
