@@ -82,6 +82,14 @@ def turn_seconds(match: Match) -> int | None:
     return int(data["turn_seconds"])
 
 
+def not_before(now: datetime, clocks: Clocks) -> datetime:
+    """``now``, or the latest instant the clocks were counted from if that is later (another
+    host's clock a little ahead of this one's): time never runs back for the clocks."""
+    known = [moment for seat in clocks for moment in (seat.turn_started, seat.since)
+             if moment is not None]
+    return max([now, *known])
+
+
 def _zones_loaded(seats: Sequence[Seat]) -> None:
     """Read the time zones of seats that were read without them, in one query."""
     missing = [seat for seat in seats if not hasattr(seat, ZONE_ATTR)]
@@ -119,6 +127,7 @@ def clocks_view(match: Match, seats: Sequence[Seat], now: datetime) -> shapes.Ma
     if timing is None or clocks is None:
         return None
     calendars = seat_calendars(timing, seats)
+    now = not_before(now, clocks)
     described: list[shapes.SeatClock] = []
     for seat, cal in enumerate(calendars):
         about = clock.describe(clocks, seat, now, cal)

@@ -23,12 +23,17 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.clocks import clock, control
-from games.clocks.clock import Clocks
 from games.clocks.control import TimeControl
 from games.clocks.errors import ClockError
 from games.exceptions import InvalidTimeControl
 from games.models import Match, Seat
-from games.selectors.clocks import ZONE_ATTR, match_clocks, match_control, seat_calendars
+from games.selectors.clocks import (
+    ZONE_ATTR,
+    match_clocks,
+    match_control,
+    not_before,
+    seat_calendars,
+)
 from games.services.locking import LockedMatch, match_lock
 
 
@@ -62,14 +67,6 @@ def time_control_checked(data: Mapping[str, Any] | None) -> TimeControl | None:
                                  **error.as_dict()["extra"]) from None
 
 
-def _not_before(now: datetime, clocks: Clocks) -> datetime:
-    """``now``, or the latest instant the clocks were counted at if that is later (another
-    host's clock a little ahead): time never runs back for the clocks."""
-    known = [moment for seat in clocks for moment in (seat.turn_started, seat.since)
-             if moment is not None]
-    return max([now, *known])
-
-
 def clocks_advance(locked: LockedMatch, *, actors: Iterable[int], now: datetime,
                    mover: int | None = None, new_turn: bool = False) -> datetime | None:
     """Move the locked match's clocks on after a transition: ``actors`` must act now, ``mover``
@@ -82,7 +79,7 @@ def clocks_advance(locked: LockedMatch, *, actors: Iterable[int], now: datetime,
     if timing is None:
         return None
     clocks = match_clocks(match) or clock.new_clocks(timing, match.num_players)
-    now = _not_before(now, clocks)
+    now = not_before(now, clocks)
     calendars = seat_calendars(timing, locked.seats)
     running = sorted(seat for seat in set(actors) if locked.seats[seat].forfeited_at is None)
     if new_turn and mover in running and mover is not None and clocks[mover].on_turn:
@@ -121,7 +118,7 @@ def late_seats(locked: LockedMatch, *, now: datetime) -> list[Seat]:
     timing, clocks = match_control(locked.match), match_clocks(locked.match)
     if timing is None or clocks is None:
         return []
-    now = _not_before(now, clocks)
+    now = not_before(now, clocks)
     late = clock.late_seats(clocks, now, seat_calendars(timing, locked.seats))
     return [locked.seats[index] for index in late]
 
@@ -145,7 +142,7 @@ def player_time_zone_change(*, user: User, zone: str, now: datetime | None = Non
         if timing is None or clocks is None or seat is None:
             continue
         calendars = seat_calendars(timing, locked.seats)
-        clocks = clock.settle(clocks, seat.index, _not_before(now, clocks),
+        clocks = clock.settle(clocks, seat.index, not_before(now, clocks),
                               calendars[seat.index])
         setattr(seat, ZONE_ATTR, zone)
         locked.match.clocks = clock.dump_clocks(clocks)
