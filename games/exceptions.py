@@ -86,3 +86,24 @@ class InvalidTimeControl(ApplicationError):
     code = "invalid_time_control"
     http_status = status.HTTP_400_BAD_REQUEST
     default_message = _("The time control is not valid.")
+
+
+class VacationBankEmpty(Conflict):
+    """No vacation time is left in the bank to start a vacation with."""
+
+    code = "vacation_bank_empty"
+    default_message = _("No vacation time is left.")
+
+
+class AlreadyOnVacation(Conflict):
+    """A vacation is already on."""
+
+    code = "already_on_vacation"
+    default_message = _("You are already on vacation.")
+
+
+class NotOnVacation(Conflict):
+    """No vacation is on to end."""
+
+    code = "not_on_vacation"
+    default_message = _("You are not on vacation.")

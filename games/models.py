@@ -214,6 +214,9 @@ class UserEvent(models.Model):
         MATCH_FINISHED = "match_finished"
         MATCH_ABORTED = "match_aborted"
         RATING_CHANGED = "rating_changed"
+        # The player's own vacation: a day of the bank is left; it ended by itself.
+        VACATION_ENDING = "vacation_ending"
+        VACATION_ENDED = "vacation_ended"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="events")
@@ -322,3 +325,33 @@ class AuditEntry(models.Model):
         if not self._state.adding:
             raise ValueError("Audit entries are append-only.")
         super().save(*args, **kwargs)
+
+
+class Vacation(models.Model):
+    """A player's vacation: the bank (``games.clocks.vacation``'s ``dump_bank`` JSON: the time
+    left as counted at ``as_of`` and, on vacation, ``since``) and the auto-vacation switch. One
+    row per account, made the first time the player's vacation changes; until then the account
+    holds the starting bank from the day it joined (``games.selectors.vacations``).
+
+    While a vacation runs, ``runs_out_at`` is when it uses up the bank and ``warning_due_at``
+    when the player is told that a day is left (cleared once told): due work, caught up by the
+    vacation sweep through the two partial indexes."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                primary_key=True, related_name="vacation")
+    bank = models.JSONField()
+    auto_vacation = models.BooleanField(default=True)
+    runs_out_at = models.DateTimeField(null=True, blank=True)
+    warning_due_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["runs_out_at"], name="vacation_runs_out",
+                         condition=Q(runs_out_at__isnull=False)),
+            models.Index(fields=["warning_due_at"], name="vacation_warning_due",
+                         condition=Q(warning_due_at__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return f"vacation of {self.user_id}"

@@ -22,6 +22,7 @@ from games.services import (
     match_bot_race_tick,
     match_rate,
     match_system_step_run,
+    vacations_sweep,
 )
 from games.services import scheduling as names
 from games.services.guests import guests_idle_delete
@@ -68,3 +69,8 @@ def due_work_sweep_task() -> dict[str, int]:
 @shared_task(name=names.GUESTS_IDLE_DELETE, **TASK_OPTIONS)
 def guests_idle_delete_task() -> dict[str, int]:
     return guests_idle_delete()
+
+
+@shared_task(name=names.VACATIONS_SWEEP, **TASK_OPTIONS)
+def vacations_sweep_task() -> dict[str, int]:
+    return vacations_sweep()

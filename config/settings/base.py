@@ -225,7 +225,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.2.0",
+    "VERSION": "2.3.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -371,6 +371,16 @@ NOTIFY_SWEEP_STUCK_SECONDS = env.float("NOTIFY_SWEEP_STUCK_SECONDS", default=900
 
 # Correspondence: a "deadline soon" reminder goes out once when a deadline is this close.
 DEADLINE_REMINDER_SECONDS = env.int("DEADLINE_REMINDER_SECONDS", default=3 * 3600)
+# Vacation (games.services.vacations): the bank a new account starts with, what each day off
+# vacation adds to it and the most it holds, all checked by games.clocks.vacation.policy. The
+# vacation sweep ends vacations that used up their bank and sends the "one day left" warnings.
+VACATION_STARTING_DAYS = env.float("VACATION_STARTING_DAYS", default=20.0)
+VACATION_ACCRUAL_HOURS_PER_DAY = env.float("VACATION_ACCRUAL_HOURS_PER_DAY", default=3.0)
+VACATION_CAP_DAYS = env.float("VACATION_CAP_DAYS", default=30.0)
+CELERY_BEAT_SCHEDULE["sweep-vacations"] = {
+    "task": "games.vacations_sweep",
+    "schedule": env.float("VACATION_SWEEP_SECONDS", default=60.0),
+}
 # Real-time matches (Nimble races) end as a stalemate after this long without any action.
 REALTIME_IDLE_SECONDS = env.int("REALTIME_IDLE_SECONDS", default=90)
 

@@ -2,7 +2,7 @@ from django.urls import path
 
 from games.api import boards as board_svg
 from games.api import events as longpoll
-from games.api import learn, players
+from games.api import learn, players, vacations
 from games.api import matches as apis
 
 app_name = "games"
@@ -35,6 +35,7 @@ urlpatterns = [
     path("me/invitations", apis.InvitationListApi.as_view(), name="invitations"),
     path("me", players.MeApi.as_view(), name="me"),
     path("me/settings", players.MeSettingsApi.as_view(), name="me-settings"),
+    path("me/vacation", vacations.VacationApi.as_view(), name="vacation"),
     path("players/<str:username>", players.PlayerDetailApi.as_view(), name="player"),
     path("players/<str:username>/ratings/<str:game>/history",
          players.RatingHistoryApi.as_view(), name="rating-history"),

@@ -34,7 +34,15 @@ from games.notify.devices import (
     push_subscription_renew,
 )
 from games.notify.exceptions import NoEmailAddress, PushNotConfigured
-from games.notify.models import Channel, Kind, NotificationSettings, PushSubscription
+from games.notify.models import (
+    REMINDER_OFFSET_MAX,
+    REMINDER_OFFSET_MIN,
+    REMINDER_OFFSETS_MAX,
+    Channel,
+    Kind,
+    NotificationSettings,
+    PushSubscription,
+)
 from games.notify.preferences import (
     email_address,
     email_set,
@@ -91,8 +99,33 @@ PreferencesSerializer = type("NotificationPreferencesSerializer", (StrictSeriali
     "__doc__": "Per kind of notification, per channel: on (true) or off (false)."})
 
 
+class ReminderOffsetsField(serializers.ListField):
+    """The reminder offsets as sent: a JSON array of integers (each type-checked here); their
+    number, bounds and distinctness are the service's to check
+    (``games.notify.preferences.reminder_offsets_checked``), with a coded error."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=serializers.IntegerField(
+            min_value=REMINDER_OFFSET_MIN, max_value=REMINDER_OFFSET_MAX), **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        if not isinstance(data, list):
+            raise serializers.ValidationError(gettext("Must be a list of integers."))
+        if any(isinstance(v, bool) or not isinstance(v, int) for v in data):
+            raise serializers.ValidationError(gettext("Must be a list of integers."))
+        return list(data)
+
+
+REMINDER_OFFSETS_HELP = (
+    "Seconds before each deadline at which to be reminded (default 86400, 14400, 3600): at "
+    f"most {REMINDER_OFFSETS_MAX} distinct offsets, each from {REMINDER_OFFSET_MIN} (15 "
+    f"minutes) to {REMINDER_OFFSET_MAX} (7 days); [] for none. Anything else is "
+    "invalid_reminder_offsets.")
+
+
 class SettingsInputSerializer(StrictSerializer):
     preferences = PreferencesSerializer(required=False)
+    reminder_offsets = ReminderOffsetsField(required=False, help_text=REMINDER_OFFSETS_HELP)
     email_digest = serializers.BooleanField(required=False, help_text=(
         "Mails come as one daily digest instead of one mail each."))
     digest_hour = serializers.IntegerField(required=False, min_value=0, max_value=23, help_text=(
@@ -112,8 +145,10 @@ class SettingsSerializer(serializers.Serializer):
 
     preferences = serializers.DictField(child=serializers.DictField(
         child=serializers.BooleanField()), help_text=(
-        "Every kind (your_turn, deadline_soon, invited, match_finished) with its channels "
-        "(push, email): on or off."))
+        "Every kind (your_turn, deadline_soon, invited, match_finished, vacation_ending, "
+        "vacation_ended) with its channels (push, email): on or off."))
+    reminder_offsets = serializers.ListField(child=serializers.IntegerField(), help_text=(
+        "Seconds before each deadline at which you are reminded, longest first."))
     email_digest = serializers.BooleanField()
     digest_hour = serializers.IntegerField(help_text=(
         "The digest goes out once a day at this hour (0-23) in time_zone."))
@@ -183,6 +218,7 @@ def _settings(user: Any) -> dict[str, Any]:
         "email_digest": prefs.email_digest,
         "digest_hour": prefs.digest_hour,
         "time_zone": prefs.time_zone,
+        "reminder_offsets": sorted(prefs.reminder_offsets, reverse=True),
         "email": user.email or "",
         "email_verified": email_address(user, prefs) is not None,
         "push_available": push.configured(),
@@ -240,7 +276,8 @@ class NotificationSettingsApi(APIView):
         preferences_update(user=request.user, preferences=values.get("preferences"),
                            email_digest=values.get("email_digest"),
                            digest_hour=values.get("digest_hour"),
-                           time_zone=values.get("time_zone"))
+                           time_zone=values.get("time_zone"),
+                           reminder_offsets=values.get("reminder_offsets"))
         return Response(_settings(request.user))
 
 

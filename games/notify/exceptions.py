@@ -51,3 +51,15 @@ class PushNotConfigured(ApplicationError):
     code = "push_not_configured"
     http_status = status.HTTP_503_SERVICE_UNAVAILABLE  # type: ignore[assignment]
     default_message = _("Web Push is not configured on this server.")
+
+
+class InvalidReminderOffsets(ApplicationError):
+    """The reminder offsets are not a short list of distinct durations within the bounds.
+
+    At most `extra.limit` offsets, each a whole number of seconds from `extra.minimum` to
+    `extra.maximum`, none twice; `extra.offset` names the one at fault, if any."""
+
+    code = "invalid_reminder_offsets"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = _("Choose at most 5 distinct reminders, each 15 minutes to 7 days before "
+                        "the deadline.")

@@ -26,15 +26,20 @@ KIND_OF: dict[str, Kind] = {
     UserEvent.Type.INVITED: Kind.INVITED,
     UserEvent.Type.MATCH_FINISHED: Kind.MATCH_FINISHED,
     UserEvent.Type.RATING_CHANGED: Kind.MATCH_FINISHED,
+    UserEvent.Type.VACATION_ENDING: Kind.VACATION_ENDING,
+    UserEvent.Type.VACATION_ENDED: Kind.VACATION_ENDED,
 }
 NOTIFIED_TYPES = frozenset(KIND_OF)
 
-# Every kind by push; by mail what a correspondence player would not want to miss for days.
+# Every kind by push; by mail what a correspondence player would not want to miss for days (a
+# player on vacation may read nothing else).
 DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.YOUR_TURN: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.DEADLINE_SOON: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.INVITED: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.MATCH_FINISHED: {Channel.PUSH: True, Channel.EMAIL: False},
+    Kind.VACATION_ENDING: {Channel.PUSH: True, Channel.EMAIL: True},
+    Kind.VACATION_ENDED: {Channel.PUSH: True, Channel.EMAIL: True},
 }
 
 # The words are in the active language: the recipient's (games.notify.delivery and
@@ -55,6 +60,8 @@ LABELS: dict[str, str] = _Translated({
     Kind.DEADLINE_SOON: gettext_noop("a deadline soon"),
     Kind.INVITED: gettext_noop("an invitation"),
     Kind.MATCH_FINISHED: gettext_noop("a match finished"),
+    Kind.VACATION_ENDING: gettext_noop("your vacation ending in a day"),
+    Kind.VACATION_ENDED: gettext_noop("your vacation ended by itself"),
 })
 
 
@@ -116,6 +123,10 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
     game = _game(entry)
     path = f"/match/{match}" if match else "/inbox"
     kind = KIND_OF[entry["type"]]
+    if kind in (Kind.VACATION_ENDING, Kind.VACATION_ENDED):
+        title, body = _vacation_words(kind, data)
+        return Message(kind=str(kind), title=title, body=body, path=VACATION_PATH, match=None,
+                       tag=f"{kind}:{entry.get('id')}")
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
         title = _("Your turn in %(game)s") % {"game": game}
@@ -143,3 +154,19 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
                 "before": before, "after": after, "change": after - before}
     return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                    tag=f"{kind}:{match or entry.get('id')}")
+
+
+# The web client's page with the vacation switch.
+VACATION_PATH = "/notifications"
+
+
+def _vacation_words(kind: str, data: Mapping[str, Any]) -> tuple[str, str]:
+    """The title and body of a notice about the player's own vacation."""
+    if kind == Kind.VACATION_ENDING:
+        when = _when(data.get("runs_out_at"))
+        return (_("Your vacation ends in a day"),
+                _("Your vacation time runs out at %(when)s; your clocks run again then.")
+                % {"when": when} if when
+                else _("Your vacation time runs out within a day; your clocks run again then."))
+    return (_("Your vacation is over"),
+            _("Your vacation time ran out: your clocks run again. Time to move!"))

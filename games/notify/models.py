@@ -9,6 +9,17 @@ from django.db import models
 # The daily digest goes out at this hour of the person's day unless they choose another.
 DEFAULT_DIGEST_HOUR = 8
 DEFAULT_TIME_ZONE = "UTC"
+# A player is reminded this long before each deadline (seconds) unless they choose otherwise:
+# at most REMINDER_OFFSETS_MAX distinct offsets, each from REMINDER_OFFSET_MIN to
+# REMINDER_OFFSET_MAX seconds.
+DEFAULT_REMINDER_OFFSETS = (24 * 3600, 4 * 3600, 3600)
+REMINDER_OFFSETS_MAX = 5
+REMINDER_OFFSET_MIN = 15 * 60
+REMINDER_OFFSET_MAX = 7 * 24 * 3600
+
+
+def default_reminder_offsets() -> list[int]:
+    return list(DEFAULT_REMINDER_OFFSETS)
 
 
 class Kind(models.TextChoices):
@@ -18,6 +29,8 @@ class Kind(models.TextChoices):
     DEADLINE_SOON = "deadline_soon"
     INVITED = "invited"
     MATCH_FINISHED = "match_finished"
+    VACATION_ENDING = "vacation_ending"
+    VACATION_ENDED = "vacation_ended"
 
 
 class Channel(models.TextChoices):
@@ -50,7 +63,8 @@ class NotificationSettings(models.Model):
     defaults of ``games.notify.kinds.DEFAULTS``), whether mails come as one daily digest, and
     the address they verified (mail goes only to a verified address: the account's email when
     it equals ``verified_email``). The digest goes out once a day, at ``digest_hour`` o'clock
-    in ``time_zone`` (an IANA name) or at the first run of the digest task after it."""
+    in ``time_zone`` (an IANA name) or at the first run of the digest task after it. Reminders
+    of a deadline go out at each of ``reminder_offsets`` before it."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 primary_key=True, related_name="notification_settings")
@@ -61,6 +75,9 @@ class NotificationSettings(models.Model):
     digest_hour = models.PositiveSmallIntegerField(default=DEFAULT_DIGEST_HOUR,
                                                    validators=[MaxValueValidator(23)])
     time_zone = models.CharField(max_length=64, default=DEFAULT_TIME_ZONE)
+    # Seconds before a deadline at which to be reminded, longest first (see
+    # games.notify.preferences.reminder_offsets_checked).
+    reminder_offsets = models.JSONField(default=default_reminder_offsets, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

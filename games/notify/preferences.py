@@ -6,6 +6,7 @@ from __future__ import annotations
 import zoneinfo
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -16,8 +17,15 @@ from django.utils.translation import gettext
 from accounts.models import User
 from config.i18n import supported
 from games.notify import kinds, mail
-from games.notify.exceptions import InvalidToken, NoEmailAddress
-from games.notify.models import Channel, NotificationSettings
+from games.notify.exceptions import InvalidReminderOffsets, InvalidToken, NoEmailAddress
+from games.notify.models import (
+    REMINDER_OFFSET_MAX,
+    REMINDER_OFFSET_MIN,
+    REMINDER_OFFSETS_MAX,
+    Channel,
+    NotificationSettings,
+    default_reminder_offsets,
+)
 from games.services import player_time_zone_change
 
 
@@ -65,11 +73,46 @@ def _time_zones() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones() | {"UTC"})
 
 
+def reminder_offsets_checked(offsets: Iterable[object]) -> list[int]:
+    """The offsets before a deadline at which to remind a player, longest first: at most
+    ``REMINDER_OFFSETS_MAX``, distinct, each a whole number of seconds from
+    ``REMINDER_OFFSET_MIN`` (15 minutes) to ``REMINDER_OFFSET_MAX`` (7 days); an empty list
+    asks for no reminder. Anything else is ``InvalidReminderOffsets``."""
+    bounds: dict[str, Any] = {"limit": REMINDER_OFFSETS_MAX, "minimum": REMINDER_OFFSET_MIN,
+              "maximum": REMINDER_OFFSET_MAX}
+    values = list(offsets)
+    if len(values) > REMINDER_OFFSETS_MAX:
+        raise InvalidReminderOffsets(**bounds)
+    checked: list[int] = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, int) \
+                or not REMINDER_OFFSET_MIN <= value <= REMINDER_OFFSET_MAX:
+            raise InvalidReminderOffsets(offset=value, **bounds)
+        if value in checked:
+            raise InvalidReminderOffsets(offset=value, **bounds)
+        checked.append(value)
+    return sorted(checked, reverse=True)
+
+
+def reminder_offsets_of(user_ids: Iterable[int]) -> dict[int, list[int]]:
+    """Each player's reminder offsets (longest first; the defaults for a player who never
+    chose)."""
+    ids = set(user_ids)
+    chosen = dict(NotificationSettings.objects.filter(user_id__in=ids)
+                  .values_list("user_id", "reminder_offsets"))
+    return {user_id: sorted(chosen[user_id], reverse=True)
+            if isinstance(chosen.get(user_id), list) else default_reminder_offsets()
+            for user_id in ids}
+
+
 def preferences_update(*, user: User, preferences: Mapping[str, Mapping[str, bool]] | None = None,
                        email_digest: bool | None = None, digest_hour: int | None = None,
-                       time_zone: str | None = None) -> NotificationSettings:
+                       time_zone: str | None = None,
+                       reminder_offsets: Iterable[object] | None = None) -> NotificationSettings:
     """Change what is given (``time_zone``: an IANA name, checked by the caller with
-    ``time_zone_valid``)."""
+    ``time_zone_valid``; ``reminder_offsets``: checked here, ``InvalidReminderOffsets``
+    changing nothing)."""
+    offsets = None if reminder_offsets is None else reminder_offsets_checked(reminder_offsets)
     with transaction.atomic():
         prefs, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
         merged = kinds.preferences_with_defaults(prefs.preferences)
@@ -84,6 +127,8 @@ def preferences_update(*, user: User, preferences: Mapping[str, Mapping[str, boo
             # The clocks pausing on weekends charge the time used so far in the old zone.
             player_time_zone_change(user=user, zone=time_zone)
             prefs.time_zone = time_zone
+        if offsets is not None:
+            prefs.reminder_offsets = offsets
         prefs.save()
         return prefs
 

@@ -224,7 +224,9 @@ class UserEvent(TypedDict):
     game: str | None
     data: Annotated[dict[str, Any], Doc(
         "Depends on the type: e.g. `version` and `deadline` (your_turn), `rank` and `reason` "
-        "(match_finished), `before` and `after` (rating_changed), `by` (invited).")]
+        "(match_finished), `before` and `after` (rating_changed), `by` (invited), "
+        "`runs_out_at` and `left_seconds` (vacation_ending), `since` and `ended_at` "
+        "(vacation_ended).")]
     created_at: datetime
 
 
@@ -357,3 +359,21 @@ class PlayerSettings(TypedDict):
         "Your matches are seen only by their seats (past ones included).")]
     is_guest: Annotated[bool, Doc("A guest account: sign up with POST /api/auth/guest/convert.")]
     language: Annotated[str | None, _LANGUAGE_DOC]
+
+
+class Vacation(TypedDict):
+    """The caller's own vacation (nobody else sees the bank: opponents only see that a player
+    is on vacation)."""
+
+    on_vacation: bool
+    since: Annotated[datetime | None, Doc("When the running vacation began; null when none.")]
+    left_seconds: Annotated[int, Doc(
+        "The vacation time in the bank at as_of, in seconds: spent while on vacation, earned "
+        "while not (up to cap_seconds).")]
+    runs_out_at: Annotated[datetime | None, Doc(
+        "When the running vacation uses up the bank and ends by itself; null when none runs.")]
+    auto_vacation: Annotated[bool, Doc(
+        "A seat whose time would run out starts a vacation instead, while the bank has time.")]
+    cap_seconds: Annotated[int, Doc("The most the bank holds.")]
+    accrual_seconds_per_day: Annotated[int, Doc("What each day off vacation adds to the bank.")]
+    as_of: Annotated[datetime, Doc("The instant the answer was counted at.")]

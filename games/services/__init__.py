@@ -37,11 +37,20 @@ from games.services.moves import (
 )
 from games.services.ratings import match_rate
 from games.services.system import match_system_step_run
+from games.services.vacations import (
+    auto_vacation_set,
+    vacation_end,
+    vacation_run_out,
+    vacation_start,
+    vacation_warn,
+    vacations_sweep,
+)
 
-__all__ = ["LockedMatch", "MoveResult", "SeatSpec", "bot_account_ensure",
+__all__ = ["LockedMatch", "MoveResult", "SeatSpec", "auto_vacation_set", "bot_account_ensure",
            "bot_accounts_ensure", "bot_levels", "bot_username", "deadlines_sweep", "due_work_sweep",
            "match_abort", "match_bot_move_play", "match_bot_race_tick", "match_create",
            "match_deadline_expire", "match_deadline_remind", "match_decline", "match_join",
            "match_lock", "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
            "match_resign", "match_system_step_run", "player_time_zone_change",
-           "request_fingerprint"]
+           "request_fingerprint", "vacation_end", "vacation_run_out", "vacation_start",
+           "vacation_warn", "vacations_sweep"]

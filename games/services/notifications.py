@@ -18,7 +18,8 @@ from games.services.scheduling import notify_after_commit
 # The entries a player may be told of by push or mail (games.notify.kinds.KIND_OF).
 NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SOON,
                             UserEvent.Type.INVITED, UserEvent.Type.MATCH_FINISHED,
-                            UserEvent.Type.RATING_CHANGED})
+                            UserEvent.Type.RATING_CHANGED, UserEvent.Type.VACATION_ENDING,
+                            UserEvent.Type.VACATION_ENDED})
 
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,

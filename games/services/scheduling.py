@@ -37,13 +37,14 @@ MATCH_RATE = "games.match_rate"
 DEADLINES_SWEEP = "games.deadlines_sweep"
 DUE_WORK_SWEEP = "games.due_work_sweep"
 GUESTS_IDLE_DELETE = "games.guests_idle_delete"
+VACATIONS_SWEEP = "games.vacations_sweep"
 # Notifications (games.notify.tasks): push and mail for new feed entries; the daily digest.
 NOTIFY_DELIVER = "games.notify_deliver"
 NOTIFY_DIGEST_SEND = "games.notify_digest_send"
 NOTIFY_SWEEP = "games.notify_sweep"
 
 TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
-              DEADLINES_SWEEP, DUE_WORK_SWEEP)
+              DEADLINES_SWEEP, DUE_WORK_SWEEP, VACATIONS_SWEEP)
 
 logger = logging.getLogger(__name__)
 

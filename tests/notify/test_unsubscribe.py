@@ -94,7 +94,8 @@ def test_the_one_click_post_of_the_header_unsubscribes_at_once_without_sign_in(
                              content_type="application/x-www-form-urlencoded")
     assert answer.status_code == 200, answer.content
     assert set(answer.json()["turned_off"]) == {"your_turn", "deadline_soon", "invited",
-                                                "match_finished"}
+                                                "match_finished", "vacation_ending",
+                                                "vacation_ended"}
     assert not any(_email_prefs(alice).values())
     assert NotificationSettings.objects.get(user=alice).email_digest is False
     # Nothing more is mailed.

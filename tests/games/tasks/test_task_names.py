@@ -19,6 +19,7 @@ SERVICES = {
     scheduling.DEADLINES_SWEEP: services.deadlines_sweep,
     scheduling.MATCH_RATE: services.match_rate,
     scheduling.DUE_WORK_SWEEP: services.due_work_sweep,
+    scheduling.VACATIONS_SWEEP: services.vacations_sweep,
 }
 
 
@@ -38,3 +39,4 @@ def test_the_beat_schedule_names_registered_tasks() -> None:
     scheduled = {e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values()}
     assert scheduling.DEADLINES_SWEEP in scheduled
     assert scheduling.DUE_WORK_SWEEP in scheduled
+    assert scheduling.VACATIONS_SWEEP in scheduled

@@ -32,6 +32,8 @@ const FEED_TEXT = {
   match_aborted: (e) => interpolate(gettext("Your %(game)s match was aborted"), { game: gameName(e.game) }),
   rating_changed: (e) => interpolate(gettext("%(game)s rating %(before)s → %(after)s"),
     { game: gameName(e.game), before: e.data.before ?? "?", after: e.data.after ?? "?" }),
+  vacation_ending: () => gettext("Your vacation ends in a day"),
+  vacation_ended: () => gettext("Your vacation is over: your clocks run again"),
 };
 
 /** @param {Match} match */

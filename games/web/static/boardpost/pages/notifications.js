@@ -1,11 +1,13 @@
 // @ts-check
 // Notification settings: this device's Web Push, the other devices, what is sent by push and
-// by mail, the daily digest, and the email address with its verification.
+// by mail, the daily digest, vacation and reminders (pages/vacation.js), and the email address
+// with its verification.
 
 import { api, request } from "../api.js";
 import { clear, h, notice } from "../dom.js";
 import { LOCALE, gettext, interpolate } from "../i18n.js";
 import * as push from "../push.js";
+import { vacationPart } from "./vacation.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 /** What GET /api/me/notifications answers (see docs/openapi.yaml, NotificationSettings).
@@ -17,6 +19,8 @@ const KINDS = [
   ["deadline_soon", gettext("A deadline soon")],
   ["invited", gettext("An invitation")],
   ["match_finished", gettext("A match finished (with the rating change)")],
+  ["vacation_ending", gettext("A day of vacation left")],
+  ["vacation_ended", gettext("Vacation over")],
 ];
 
 /**
@@ -32,9 +36,11 @@ export async function render(main, _params, ctx) {
     const settings = await api.get("/api/me/notifications", { signal: ctx.signal });
     const devices = await api.get("/api/me/push-subscriptions", { signal: ctx.signal });
     const mine = await push.currentSubscription().catch(() => null);
+    const vacation = await vacationPart(settings.reminder_offsets, say, ctx.signal);
     clear(box).append(
       devicePart(settings, devices, mine),
       preferencesPart(settings),
+      vacation,
       emailPart(settings),
     );
   }

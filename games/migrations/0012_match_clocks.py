@@ -68,7 +68,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_idempotency_body_as_sent'),
+        ('games', '0011_vacations'),
     ]
 
     operations = [

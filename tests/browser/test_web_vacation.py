@@ -1,0 +1,143 @@
+"""The vacation section of the settings page in Chromium, on the live server: going on and
+coming back from vacation with the bank shown in days and hours, the auto-vacation switch and
+the reminder offsets, at a phone's width, in every language, axe-core clean, no console error.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Vacation
+from games.notify.models import NotificationSettings
+from tests.browser.conftest import web_pages
+from tests.factories import UserFactory, token_for
+
+try:
+    from playwright.sync_api import expect
+except ImportError:  # pragma: no cover - the browser fixture skips
+    expect = None
+
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
+]
+
+PHONE = {"width": 360, "height": 780}
+# Per language: the browser's locale, the section's heading, the button that starts a
+# vacation, and the bank of a new account (20 days) as the page writes it.
+LANGUAGES = {
+    "en": ("en-US", "Vacation", "Go on vacation", "20 days"),
+    "fr": ("fr-FR", "Vacances", "Partir en vacances", "20 jours"),
+    "pt-br": ("pt-BR", "Férias", "Sair de férias", "20 dias"),
+    "ko": ("ko-KR", "휴가", "휴가 시작", "20일"),
+}
+
+
+@pytest.fixture
+def pages(request, browser, server_url):
+    with web_pages(request, browser, server_url) as client:
+        yield client
+
+
+def _page(web, user, *, locale: str = "en-US", viewport: dict | None = None):
+    """A signed-in page with the browser's locale; its errors fail the test."""
+    context = web.browser.new_context(viewport=viewport or PHONE, base_url=web.base_url,
+                                      locale=locale, is_mobile=True, has_touch=True,
+                                      bypass_csp=True)
+    context.set_default_timeout(30_000)
+    web.contexts.append(context)
+    context.add_init_script(
+        f"localStorage.setItem('boardpost.token', {token_for(user)!r});"
+        f"localStorage.setItem('boardpost.username', {user.username!r});")
+    page = context.new_page()
+    page.on("pageerror", lambda error: web.errors.append(f"page error: {error}"))
+    page.on("console", lambda message: message.type == "error"
+            and "status of 4" not in message.text
+            and web.errors.append(f"console: {message.text}"))
+    return page
+
+
+def _overflow(page) -> int:
+    return page.evaluate("""width => Math.max(document.documentElement.scrollWidth,
+        window.innerWidth) - width""", PHONE["width"])
+
+
+def _axe(page, axe_source: str) -> list[dict]:
+    page.add_script_tag(content=axe_source)
+    return page.evaluate("""async () => {
+        const result = await window.axe.run(document, {resultTypes: ['violations']});
+        return result.violations.map((v) => ({id: v.id, impact: v.impact,
+            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
+    }""")
+
+
+def test_going_on_vacation_and_back_with_auto_vacation_and_reminders(pages, axe_source):
+    user = UserFactory(username="traveller", password="a long enough passphrase")
+    page = _page(pages, user)
+    page.goto("/notifications")
+    status = page.locator("#vacation-status")
+    expect(status).to_have_text("Vacation time in your bank: 20 days.")
+    toggle = page.locator("#vacation-toggle")
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert _overflow(page) <= 0
+    assert _axe(page, axe_source) == []
+
+    toggle.click()
+    expect(status).to_contain_text("You are on vacation")
+    expect(status).to_contain_text("20 days left")
+    expect(toggle).to_have_text("End my vacation")
+    assert Vacation.objects.get(user=user).runs_out_at is not None
+    pages.shot(page, "vacation-on-phone360")
+    toggle.click()
+    expect(toggle).to_have_text("Go on vacation")
+    # The seconds spent on vacation are gone from the bank: the page rounds down.
+    expect(status).to_have_text(
+        re.compile(r"Vacation time in your bank: (20 days|19 days 23 hours)\."))
+    assert Vacation.objects.get(user=user).runs_out_at is None
+
+    auto = page.locator("#auto-vacation")
+    expect(auto).to_be_checked()
+    with page.expect_response(lambda r: r.url.endswith("/api/me/vacation")
+                              and r.request.method == "PATCH"):
+        auto.uncheck()
+    assert Vacation.objects.get(user=user).auto_vacation is False
+    page.reload()
+    expect(page.locator("#auto-vacation")).not_to_be_checked()
+
+    offsets = page.locator("#reminder-offsets")
+    for seconds in ("86400", "14400", "3600"):
+        expect(offsets.locator(f"[data-offset='{seconds}']")).to_be_checked()
+    with page.expect_response(lambda r: r.url.endswith("/api/me/notifications")
+                              and r.request.method == "PATCH"):
+        offsets.locator("[data-offset='900']").check()
+    assert NotificationSettings.objects.get(user=user).reminder_offsets == [
+        86400, 14400, 3600, 900]
+    with page.expect_response(lambda r: r.url.endswith("/api/me/notifications")
+                              and r.request.method == "PATCH"):
+        offsets.locator("[data-offset='1800']").check()
+    # A sixth is refused on the page, with the server's limit said, and nothing saved.
+    offsets.locator("[data-offset='7200']").click()
+    expect(page.locator("#notice")).to_contain_text("at most 5")
+    expect(offsets.locator("[data-offset='7200']")).not_to_be_checked()
+    assert len(NotificationSettings.objects.get(user=user).reminder_offsets) == 5
+    assert _overflow(page) <= 0
+
+
+@pytest.mark.parametrize("language", ["fr", "pt-br", "ko"])
+def test_the_section_in_every_language(pages, language):
+    locale, heading, start, bank = LANGUAGES[language]
+    user = UserFactory(username=f"away_{language.replace('-', '_')}",
+                       password="a long enough passphrase")
+    page = _page(pages, user, locale=locale)
+    page.goto("/notifications")
+    expect(page.locator("#vacation-heading")).to_have_text(heading)
+    expect(page.locator("#vacation-toggle")).to_have_text(start)
+    expect(page.locator("#vacation-status")).to_contain_text(bank)
+    text = page.locator("#vacation").inner_text()
+    for english in ("Vacation time", "Go on vacation", "Auto-vacation", "Remind me"):
+        assert english not in text, (language, english)
+    assert _overflow(page) <= 0
+    pages.shot(page, f"vacation-{language}-phone360")
