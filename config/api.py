@@ -7,7 +7,7 @@ import json
 import re
 import sys
 from base64 import b64decode
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib import parse
 
@@ -33,6 +33,7 @@ from config.exceptions import (
     error_codes,
     is_database_unavailable,
 )
+from config.ordering import SortKey, keyset_beyond, keyset_order, position_of, position_values
 
 
 class StrictSerializer(serializers.Serializer):
@@ -279,6 +280,67 @@ class CursorPagination(pagination.CursorPagination):
 
 def _invalid_cursor() -> serializers.ValidationError:
     return serializers.ValidationError({"cursor": [INVALID_CURSOR]})
+
+
+class KeysetPagination(CursorPagination):
+    """Cursor pagination over a unique key of several fields (``config.ordering``): a cursor
+    holds the position of the row a page ended on (every key's value), and the next page
+    starts right after it. Unlike DRF's pagination, which seeks on the first field alone and
+    counts the rows that share its value, no run of equal values (nor of nulls) is too long to
+    page through. ``keys`` is the default order; ``respond`` takes another per request. A
+    cursor only carries a position, so a cursor of one order given to another is refused."""
+
+    keys: tuple[SortKey, ...] = ()
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> Any:
+        self.request = request
+        self.page_size = self.get_page_size(request)
+        self.base_url = request.build_absolute_uri()
+        self.cursor = self.decode_cursor(request)
+        offset, reverse, position = self.cursor or (0, False, None)
+        queryset = queryset.order_by(*keyset_order(self.keys, reverse))
+        if position is not None:
+            try:
+                values = position_values(position, self.keys, queryset)
+            except ValueError:
+                raise _invalid_cursor() from None
+            queryset = queryset.filter(keyset_beyond(self.keys, values, reverse))
+        results = list(queryset[offset:offset + self.page_size + 1])
+        self.page = results[:self.page_size]
+        following = (self._get_position_from_instance(results[-1], ())
+                     if len(results) > len(self.page) else None)
+        # As DRF's: a page read backwards is turned round, and its links swap.
+        if reverse:
+            self.page.reverse()
+            self.has_next, self.next_position = position is not None or offset > 0, position
+            self.has_previous, self.previous_position = following is not None, following
+        else:
+            self.has_next, self.next_position = following is not None, following
+            self.has_previous, self.previous_position = (position is not None or offset > 0,
+                                                         position)
+        return self.page
+
+    def _get_position_from_instance(self, instance: Any, ordering: Any) -> str:
+        return position_of(instance, self.keys)
+
+    @classmethod
+    def respond(cls, queryset: Any, request: Any, view: Any,
+                render: Callable[[list[Any]], Any],
+                keys: Sequence[SortKey] | None = None) -> Response:
+        """As ``CursorPagination.respond``, in the order of ``keys`` (default: the class's)."""
+        paginator = cls()
+        if keys is not None:
+            paginator.keys = tuple(keys)
+        page = paginator.paginate_queryset(queryset, request, view=view)
+        return paginator.get_paginated_response(render(page))
+
+
+def keyset_pagination(name: str, *, keys: tuple[SortKey, ...], page_size: int,
+                      max_page_size: int) -> type[KeysetPagination]:
+    """A keyset paginator class (see ``cursor_pagination``): rows in the order of ``keys``,
+    whose last key must be unique."""
+    return type(name, (KeysetPagination,), {
+        "keys": keys, "page_size": page_size, "max_page_size": max_page_size})
 
 
 def cursor_pagination(name: str, *, ordering: tuple[str, ...], page_size: int,

@@ -81,6 +81,10 @@ class Match(models.Model):
             models.Index(fields=["status", "-created_at"], name="match_status_created"),
             models.Index(fields=["game", "status", "-created_at"],
                          name="match_game_status_created"),
+            # The lists' orders that an index can serve (games.selectors.lists): newest first,
+            # and finished matches by when they ended.
+            models.Index(fields=["-created_at", "-id"], name="match_created"),
+            models.Index(fields=["status", "-finished_at", "id"], name="match_status_ended"),
             models.Index(fields=["deadline"], name="match_active_deadline",
                          condition=Q(status="active", deadline__isnull=False)),
             models.Index(fields=["work_due_at"], name="match_work_due",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import transaction
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -13,8 +15,8 @@ from config.api import (
     CursorField,
     QuerySerializer,
     StrictSerializer,
-    cursor_pagination,
     error_responses,
+    keyset_pagination,
 )
 from games import selectors, services
 from games.api import schemas
@@ -66,8 +68,30 @@ class SeatInputSerializer(StrictSerializer):
         return attrs
 
 
-MatchPagination = cursor_pagination("MatchPagination", ordering=("-created_at", "-id"),
+MatchPagination = keyset_pagination("MatchPagination", keys=selectors.list_order("created"),
                                     page_size=25, max_page_size=100)
+MATCH_STATUSES = ["open", "active", "finished", "aborted"]
+SORT_HELP = {
+    "created": "newest first",
+    "time_left": "soonest deadline first, matches without one last",
+    "last_move": "most recent move first (a match nobody moved in yet: since it started, "
+                 "or was created)",
+    "game": "by game, then by last move",
+    "ended": "by when the match ended, latest first (matches not over yet before them)",
+}
+
+
+def sort_description(sorts: Iterable[str], default: str) -> str:
+    return "; ".join(f"`{sort}`: {SORT_HELP[sort]}" for sort in sorts) + f". {default}"
+
+
+LIST_SORT_TEXT = sort_description(selectors.LIST_SORTS, (
+    "Default: `time_left` with `my_turn=true`, else `ended` with `status=finished`, else "
+    "`created`. Each ends in the match id, so cursor pages never skip nor repeat a match; a "
+    "cursor keeps to the order it was issued for."))
+INBOX_SORT_TEXT = sort_description(selectors.INBOX_SORTS, (
+    "Default: `time_left`, which puts the matches where you must act first (each part "
+    "soonest deadline first)."))
 
 
 class MatchListCreateApi(APIView):
@@ -91,11 +115,11 @@ class MatchListCreateApi(APIView):
 
     class FilterSerializer(QuerySerializer):
         game = GameField(required=False)
-        status = serializers.ChoiceField(choices=["open", "active", "finished", "aborted"],
-                                         required=False)
+        status = serializers.ChoiceField(choices=MATCH_STATUSES, required=False)
         scope = serializers.ChoiceField(choices=["mine", "open", "all"], required=False,
                                         default="mine")
         my_turn = serializers.BooleanField(required=False, default=False)
+        sort = serializers.ChoiceField(choices=selectors.LIST_SORTS, required=False)
         cursor = CursorField()
         limit = serializers.IntegerField(required=False, min_value=1,
                                          max_value=MatchPagination.max_page_size)
@@ -121,10 +145,13 @@ class MatchListCreateApi(APIView):
         operation_id="matches_list",
         parameters=[
             OpenApiParameter("game", str, enum=GAME_SLUGS),
-            OpenApiParameter("status", str, enum=["open", "active", "finished", "aborted"]),
+            OpenApiParameter("status", str, enum=MATCH_STATUSES),
             OpenApiParameter("scope", str, enum=["mine", "open", "all"],
                              description="mine (default): my seats; open: joinable; all."),
-            OpenApiParameter("my_turn", bool),
+            OpenApiParameter("my_turn", bool,
+                             description="true: only active matches where I must act."),
+            OpenApiParameter("sort", str, enum=list(selectors.LIST_SORTS),
+                             description=LIST_SORT_TEXT),
             OpenApiParameter("cursor", str, description=CursorField().help_text),
             OpenApiParameter("limit", {"type": "integer", "minimum": 1,
                                        "maximum": MatchPagination.max_page_size}),
@@ -136,9 +163,12 @@ class MatchListCreateApi(APIView):
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         values = {k: v for k, v in filters.validated_data.items() if k not in ("cursor", "limit")}
+        values["sort"] = selectors.list_sort(sort=values.get("sort"), my_turn=values["my_turn"],
+                                             status=values.get("status"))
         return MatchPagination.respond(
             selectors.match_list(user=request.user, **values), request, self,
-            lambda page: [selectors.match_summary(match, request.user) for match in page])
+            lambda page: [selectors.match_summary(match, request.user) for match in page],
+            keys=selectors.list_order(values["sort"]))
 
 
 class MatchDetailApi(APIView):
@@ -340,9 +370,26 @@ class InvitationListApi(APIView):
 
 
 class InboxApi(APIView):
-    @extend_schema(operation_id="me_inbox",
-                   responses={200: schemas.MatchSummarySerializer(many=True),
-                              **error_responses()})
+    class FilterSerializer(QuerySerializer):
+        sort = serializers.ChoiceField(choices=selectors.INBOX_SORTS, required=False,
+                                       default="time_left")
+        game = GameField(required=False)
+        my_turn = serializers.BooleanField(required=False, default=False)
+
+    @extend_schema(
+        operation_id="me_inbox",
+        description=("My active and open matches, invitations included, all of them (no "
+                     "pages)."),
+        parameters=[
+            OpenApiParameter("sort", str, enum=list(selectors.INBOX_SORTS),
+                             description=INBOX_SORT_TEXT),
+            OpenApiParameter("game", str, enum=GAME_SLUGS),
+            OpenApiParameter("my_turn", bool,
+                             description="true: only the matches where I must act."),
+        ],
+        responses={200: schemas.MatchSummarySerializer(many=True), **error_responses(400)})
     def get(self, request):
-        return Response([selectors.match_summary(match, request.user)
-                         for match in selectors.match_inbox(user=request.user)])
+        filters = self.FilterSerializer(data=request.query_params.dict())
+        filters.is_valid(raise_exception=True)
+        return Response([selectors.match_summary(match, request.user) for match in
+                         selectors.match_inbox(user=request.user, **filters.validated_data)])

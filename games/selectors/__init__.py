@@ -1,5 +1,14 @@
 """Every read of matches, seats, moves and feeds that the HTTP layer and the services use."""
 
+from games.selectors.lists import (
+    INBOX_SORTS,
+    LIST_SORTS,
+    list_order,
+    list_sort,
+    match_inbox,
+    match_list,
+    matches_awaiting,
+)
 from games.selectors.matches import (
     PUBLIC_STATUSES,
     TAKEOVER_LEVEL,
@@ -10,8 +19,6 @@ from games.selectors.matches import (
     match_access,
     match_detail,
     match_events,
-    match_inbox,
-    match_list,
     match_loaded,
     match_move_log,
     match_moves_for_user,
@@ -22,7 +29,6 @@ from games.selectors.matches import (
     match_state,
     match_summary,
     match_visible,
-    matches_awaiting,
     matches_loaded,
     move_log_entry,
     moves_after,
@@ -35,10 +41,11 @@ from games.selectors.matches import (
     user_seated,
 )
 
-__all__ = ["PUBLIC_STATUSES", "TAKEOVER_LEVEL", "bot_list", "game_engine", "game_list",
-           "invitations_for", "match_access", "match_detail", "match_events", "match_inbox",
-           "match_list", "match_loaded", "match_move_log", "match_moves_for_user", "match_of_rows",
+__all__ = ["INBOX_SORTS", "LIST_SORTS", "PUBLIC_STATUSES", "TAKEOVER_LEVEL", "bot_list",
+           "game_engine", "game_list", "invitations_for", "list_order", "list_sort",
+           "match_access", "match_detail", "match_events", "match_inbox", "match_list",
+           "match_loaded", "match_move_log", "match_moves_for_user", "match_of_rows",
            "match_reread", "match_rows", "match_seats", "match_state", "match_summary",
-           "match_visible", "matches_awaiting", "matches_loaded", "move_log_entry", "moves_after",
-           "moves_after_many", "seat_bot_level", "seat_of", "seat_summary", "seats_prefetch",
-           "user_must_act", "user_seated"]
+           "match_visible", "matches_awaiting", "matches_loaded", "move_log_entry",
+           "moves_after", "moves_after_many", "seat_bot_level", "seat_of", "seat_summary",
+           "seats_prefetch", "user_must_act", "user_seated"]

@@ -38,21 +38,41 @@ def game_engine(slug: str) -> Engine:
     return engine
 
 
-def _private_filter() -> Q:
+def private_filter() -> Q:
     """Private matches: marked so, or with a player who keeps their matches private."""
     return Q(private=True) | Q(Exists(Seat.objects.filter(match=OuterRef("pk"),
                                                            user__matches_private=True)))
 
 
-def _visible_filter(user: User | AnonymousUser) -> Q:
+def seated_filter(user: User) -> Q:
+    """Matches where ``user`` holds a seat (an invitation included). Like every filter of the
+    lists, a semi-join rather than a join, so a list needs no DISTINCT and can follow an index
+    in its order."""
+    return Q(id__in=Seat.objects.filter(user=user).order_by().values("match_id"))
+
+
+def mine_filter(user: User) -> Q:
+    """Matches where ``user`` holds a seat or that ``user`` created: the ids of both in one
+    small set, which the database reads through the seats' and creators' indexes."""
+    seated = Seat.objects.filter(user=user).order_by().values("match_id")
+    created = Match.objects.filter(created_by=user).order_by().values("id")
+    return Q(id__in=seated.union(created))
+
+
+def open_seat_filter() -> Q:
+    """Open matches with a seat anyone may join."""
+    return Q(status=Match.Status.OPEN,
+             id__in=Seat.objects.filter(user__isnull=True).values("match_id"))
+
+
+def visible_filter(user: User | AnonymousUser) -> Q:
     """Seated players and the match's creator see it; everyone else, signed in or not, sees
     open matches (to join them) and matches that are over (to replay them), unless the match
     is private. A running match is private to its seats and creator."""
-    public = ~_private_filter() & (Q(status=Match.Status.OPEN, seats__user__isnull=True)
-                                   | Q(status__in=PUBLIC_STATUSES))
+    public = ~private_filter() & (open_seat_filter() | Q(status__in=PUBLIC_STATUSES))
     if not user.is_authenticated:
         return public
-    return Q(seats__user=user) | Q(created_by=user) | public
+    return mine_filter(user) | public
 
 
 def match_access(*, user: User, match_id: UUID | str) -> Match:
@@ -116,7 +136,7 @@ def _matches_of(rows: Iterable[Seat]) -> dict[UUID, Match]:
 
 def match_visible(match: Match, user: User | AnonymousUser,
                   seats: Sequence[Seat] | None = None) -> bool:
-    """Whether ``user`` (or an anonymous visitor) may see the match (see ``_visible_filter``),
+    """Whether ``user`` (or an anonymous visitor) may see the match (see ``visible_filter``),
     from its seats (``seats``, else its loaded ones)."""
     seats = match_seats(match) if seats is None else seats
     if user.is_authenticated and (match.created_by_id == user.id
@@ -217,6 +237,8 @@ def match_summary(match: Match, user: User | AnonymousUser) -> shapes.MatchSumma
         "deadline": match.deadline,
         "created_at": match.created_at,
         "updated_at": match.updated_at,
+        "started_at": match.started_at,
+        "finished_at": match.finished_at,
         "seats": [seat_summary(seat, match.actors) for seat in seats],
         "to_act": list(match.actors),
         "your_seat": mine.index if mine else None,
@@ -245,8 +267,6 @@ def match_detail(match: Match, user: User | AnonymousUser, *,
     return {
         **summary,
         "config": match.config,
-        "started_at": match.started_at,
-        "finished_at": match.finished_at,
         "view": view,
         # Whatever the engine offers the caller's seat now: the moves of a seat that must act,
         # and also those of one that may act without having to (take back a Nimalia placement).
@@ -332,33 +352,6 @@ def bot_list(*, game: str | None = None) -> list[shapes.Bot]:
     return result
 
 
-def match_list(*, user: User, game: str | None = None, status: str | None = None,
-               scope: str = "mine", my_turn: bool = False) -> QuerySet[Match]:
-    """Matches for a list: ``scope`` is "mine" (seated), "open" (joinable) or "all" visible."""
-    queryset = Match.objects.all()
-    if scope == "mine":
-        queryset = queryset.filter(Q(seats__user=user) | Q(created_by=user))
-    elif scope == "open":
-        queryset = queryset.filter(status=Match.Status.OPEN, seats__user__isnull=True).exclude(
-            seats__user=user).exclude(_private_filter())
-    else:
-        queryset = queryset.filter(_visible_filter(user))
-    if my_turn:
-        queryset = queryset.filter(id__in=matches_awaiting(user=user))
-    if game:
-        queryset = queryset.filter(game=game)
-    if status:
-        queryset = queryset.filter(status=status)
-    return queryset.distinct().prefetch_related(seats_prefetch())
-
-
-def matches_awaiting(*, user: User) -> list[UUID]:
-    """Ids of the active matches waiting for one of my seats to act."""
-    rows = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).values_list(
-        "match_id", "index", "match__actors")
-    return [match_id for match_id, index, actors in rows if index in actors]
-
-
 def user_must_act(*, user: User, match_id: UUID) -> bool:
     """Whether one of the user's seats in the match is among those that must act now."""
     seats = Seat.objects.filter(match_id=match_id, user=user).values_list(
@@ -369,21 +362,6 @@ def user_must_act(*, user: User, match_id: UUID) -> bool:
 def user_seated(*, user: User, match_id: UUID) -> bool:
     """Whether the user holds a seat of the match."""
     return Seat.objects.filter(match_id=match_id, user=user).exists()
-
-
-def match_inbox(*, user: User) -> list[Match]:
-    """My active and open matches: where I must act first, then the most urgent deadline."""
-    seats = (Seat.objects.filter(user=user, match__status__in=[Match.Status.ACTIVE,
-                                                                Match.Status.OPEN])
-             .select_related("match"))
-    matches = [seat.match for seat in seats]
-    to_act = {seat.match_id for seat in seats if seat.index in seat.match.actors}
-    prefetch_related_objects(matches, seats_prefetch())
-    far = float("inf")
-    matches.sort(key=lambda m: (m.id not in to_act,
-                                m.deadline.timestamp() if m.deadline else far,
-                                -m.updated_at.timestamp()))
-    return matches
 
 
 def invitations_for(*, user: User) -> list[Match]:

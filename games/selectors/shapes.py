@@ -89,6 +89,9 @@ class MatchSummary(TypedDict):
         "limit); null when none runs.")]
     created_at: datetime
     updated_at: datetime
+    started_at: Annotated[datetime | None, Doc("When every seat had joined; null before.")]
+    finished_at: Annotated[datetime | None, Doc(
+        "When the match ended (finished or aborted); null while it runs.")]
     seats: list[Seat]
     to_act: list[int]
     your_seat: int | None
@@ -155,8 +158,6 @@ class MatchDetail(MatchSummary, MatchAftermath):
     """The caller's view of a match: the summary plus the game as the caller's seat sees it."""
 
     config: Any
-    started_at: datetime | None
-    finished_at: datetime | None
     view: Annotated[Any | None, Doc("The game as the caller's seat sees it.")]
     legal_moves: Annotated[Any | None, Doc("The caller's legal moves, compact form.")]
     seed: Annotated[str | None, Doc("Revealed once the match is over.")]

@@ -2,7 +2,7 @@
 // each game, with only the types openapi-typescript generates from docs/openapi.yaml.
 // `npm run clients` generates the types and type-checks this file with tsc --noEmit.
 
-import type { components, paths } from "../generated/schema";
+import type { components, operations, paths } from "../generated/schema";
 
 type Schemas = components["schemas"];
 export type MatchDetail = Schemas["MatchDetail"];
@@ -96,3 +96,34 @@ export async function playOnce(base: string, token: string, matchId: string): Pr
   const answer = (await sent.json()) as Schemas["MoveResult"] | Schemas["Error"];
   return "code" in answer ? answer.code : `moved, seq ${answer.seq}`;
 }
+
+export type MatchListQuery = NonNullable<operations["matches_list"]["parameters"]["query"]>;
+export type InboxQuery = NonNullable<operations["me_inbox"]["parameters"]["query"]>;
+
+/** A list's URL from a typed query: `sort`, `status`, `game` are the schema's enums. */
+export function listUrl(path: "/api/matches", query: MatchListQuery): string;
+export function listUrl(path: "/api/me/inbox", query: InboxQuery): string;
+export function listUrl(path: string, query: MatchListQuery | InboxQuery): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** My finished matches, grouped by the day each ended (latest first, as `sort=ended` pages
+ * them), from the summaries' `finished_at`. */
+export function byDayEnded(page: Schemas["PaginatedMatchSummaryList"]): Map<string, string[]> {
+  const days = new Map<string, string[]>();
+  for (const match of page.results) {
+    const day = match.finished_at?.slice(0, 10) ?? "running";
+    days.set(day, [...(days.get(day) ?? []), match.id]);
+  }
+  return days;
+}
+
+export const finishedByEnd = listUrl("/api/matches", { status: "finished", sort: "ended" });
+export const myTurnByTimeLeft = listUrl("/api/me/inbox", { my_turn: true, sort: "time_left" });
+// @ts-expect-error: the inbox has no `ended` order (it holds no finished match)
+export const notAnInboxOrder = listUrl("/api/me/inbox", { sort: "ended" });

@@ -14,11 +14,11 @@ from tests.games.matchplay import assert_error, match_url, start_nibble_match
 pytestmark = pytest.mark.django_db
 
 SUMMARY_KEYS = {"id", "game", "status", "players", "rated", "version", "time_control",
-                "turn_seconds", "deadline", "created_at", "updated_at", "seats", "to_act",
-                "your_seat", "is_your_turn", "invitation_pending", "outcome", "private",
-                "unrated_reason"}
-DETAIL_KEYS = SUMMARY_KEYS | {"config", "started_at", "finished_at", "view", "legal_moves",
-                              "seed", "clocks", "rating_changes", "rematch", "rematch_of"}
+                "turn_seconds", "deadline", "created_at", "updated_at", "started_at",
+                "finished_at", "seats", "to_act", "your_seat", "is_your_turn",
+                "invitation_pending", "outcome", "private", "unrated_reason"}
+DETAIL_KEYS = SUMMARY_KEYS | {"config", "view", "legal_moves", "seed", "clocks",
+                              "rating_changes", "rematch", "rematch_of"}
 SEAT_KEYS = {"index", "player", "joined", "to_act", "forfeited", "rank", "score"}
 
 

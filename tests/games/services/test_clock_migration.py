@@ -14,8 +14,8 @@ from games.models import Match
 from games.services import SeatSpec, match_create, match_join, match_resign
 from tests.factories import UserFactory
 
-BEFORE = ("games", "0011_vacations")
-AFTER = ("games", "0012_match_clocks")
+BEFORE = ("games", "0012_list_orders")
+AFTER = ("games", "0013_match_clocks")
 DAY = 86400
 
 

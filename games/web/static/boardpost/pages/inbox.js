@@ -1,11 +1,13 @@
 // @ts-check
-// The inbox: my matches (whose turn, deadlines), invitations, recent results and activity.
+// The inbox: my matches (whose turn, deadlines; running, my turn or finished, by game, in the
+// order chosen: matchlists.js), invitations, recent results by the day they ended, and activity.
 
-import { api } from "../api.js";
-import { gameName } from "../catalog.js";
+import { api, sameOrigin } from "../api.js";
+import { gameName, knownGames } from "../catalog.js";
 import { timeControlText } from "../clocks.js";
 import { clear, deadlineTag, h, link, notice, timeTag } from "../dom.js";
 import { gettext, interpolate, ordinal } from "../i18n.js";
+import { choicePath, choiceSearch, dayGroups, listControls, readChoice } from "../matchlists.js";
 import { myTurn, opponents, statusText } from "../matchinfo.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
@@ -87,12 +89,59 @@ function invitationItem(match, refresh, ctx) {
     h("button", { type: "button", onClick: () => act("decline") }, gettext("Decline")));
 }
 
+// Finished matches a page at a time; the inbox's own "Recently finished" shows the last few.
+const FINISHED_PAGE = 20;
+const RECENT = 10;
+
+/** A finished match: its game, opponents, result and when it ended.
+ * @param {Match} match */
+function finishedRow(match) {
+  return h("tr", { dataset: { match: match.id } },
+    h("td", null, link(`/match/${match.id}`, gameName(match.game))),
+    h("td", null, opponents(match).join(", ") || "—"),
+    h("td", null, statusText(match)),
+    h("td", null, timeTag(match.finished_at)));
+}
+
+/** An empty table of finished matches, for dayGroups.
+ * @param {string} caption */
+function finishedTable(caption) {
+  const body = h("tbody");
+  const table = h("table", { class: "list finished" },
+    h("caption", { class: "sr-only" }, caption),
+    h("thead", null, h("tr", null, [gettext("Game"), gettext("Against"), gettext("Result"),
+      gettext("Ended")].map((text) => h("th", { scope: "col" }, text)))),
+    body);
+  return { table, body };
+}
+
+/** Finished matches into `box`, under a heading per day they ended when `byDay`.
+ * @param {HTMLElement} box @param {Match[]} matches @param {boolean} byDay
+ * @returns {{add: (matches: Match[]) => void}} */
+function finishedList(box, matches, byDay) {
+  const groups = dayGroups(box, byDay, finishedTable, finishedRow);
+  groups.add(matches);
+  return groups;
+}
+
 /**
  * @param {HTMLElement} main @param {string[]} _params @param {PageContext} ctx
  */
 export async function render(main, _params, ctx) {
   const { signal } = ctx;
-  const mine = h("section", { "aria-labelledby": "h-mine" });
+  const slugs = knownGames().map((game) => game.slug);
+  let choice = readChoice(ctx.query, slugs);
+  const listBox = h("div", { id: "match-list" });
+  const more = h("button", { type: "button", id: "list-more", hidden: true }, gettext("More"));
+  const mine = h("section", { "aria-labelledby": "h-mine" },
+    h("h2", { id: "h-mine" }, gettext("My matches")),
+    listControls(choice, slugs, (next) => {
+      choice = next;
+      pagedOn = false;
+      history.replaceState(null, "", location.pathname + choiceSearch(choice));
+      refresh().catch(() => {});
+    }),
+    listBox, more);
   const invites = h("section"); // named by its heading, which is there only with invitations
   const done = h("section", { "aria-labelledby": "h-done" });
   const activity = h("section", { "aria-labelledby": "h-activity" });
@@ -105,33 +154,96 @@ export async function render(main, _params, ctx) {
       h("aside", null, activity)),
   );
 
+  // Finished matches paged on with "More" stay as they are when the inbox refreshes.
+  let pagedOn = false;
+
+  /** @param {any} list the answer of choicePath(choice) */
+  function renderList(list) {
+    clear(listBox).dataset.show = choice.show;
+    more.hidden = true;
+    if (choice.show !== "finished") {
+      const shown = list.filter((/** @type {Match} */ m) => !m.invitation_pending);
+      listBox.append(choice.show === "my_turn"
+        ? table(gettext("Matches waiting for my move"), shown,
+          gettext("No match is waiting for your move."))
+        : table(gettext("My active and open matches"), shown,
+          gettext("No matches in progress. Start one from “New match”.")));
+      return;
+    }
+    if (!list.results.length) {
+      listBox.append(h("p", { class: "muted" }, gettext("Nothing finished yet.")));
+      return;
+    }
+    const groups = finishedList(listBox, list.results, choice.sort === "ended");
+    /** @param {string | null} next */
+    const offer = (next) => {
+      more.hidden = !next;
+      more.onclick = next ? async () => {
+        const page = await api.get(sameOrigin(next), { signal });
+        pagedOn = true;
+        groups.add(page.results);
+        offer(page.next);
+      } : null;
+    };
+    offer(list.next);
+  }
+
+  /** @param {any} recent the last finished matches, or null when the list shows them */
+  function renderRecent(recent) {
+    clear(done).hidden = recent === null;
+    if (recent === null) return;
+    done.append(h("h2", { id: "h-done" }, gettext("Recently finished")));
+    if (!recent.results.length) {
+      done.append(h("p", { class: "muted" }, gettext("Nothing finished yet.")));
+      return;
+    }
+    finishedList(done, recent.results, true);
+    const all = new URLSearchParams({ show: "finished", ...(choice.game && { game: choice.game }) });
+    if (recent.next) {
+      done.append(h("p", null, link(`${location.pathname}?${all}`,
+        gettext("All finished matches"))));
+    }
+  }
+
+  async function load() {
+    const wanted = choice;
+    const finished = wanted.show === "finished";
+    const recentPath = `/api/matches?scope=mine&status=finished&sort=ended&limit=${RECENT}${
+      wanted.game ? `&game=${wanted.game}` : ""}`;
+    const [list, invitations, recent] = await Promise.all([
+      finished && pagedOn ? null : api.get(choicePath(wanted, FINISHED_PAGE), { signal }),
+      api.get("/api/me/invitations", { signal }),
+      finished ? null : api.get(recentPath, { signal }),
+    ]);
+    if (wanted !== choice) return; // another choice came meanwhile: its load draws it
+    clear(invites).removeAttribute("aria-labelledby");
+    if (invitations.length) {
+      invites.setAttribute("aria-labelledby", "h-invites");
+      invites.append(h("h2", { id: "h-invites" }, gettext("Invitations")),
+        h("ul", { class: "plain" }, invitations.map((/** @type {Match} */ m) =>
+          invitationItem(m, refresh, ctx))));
+    }
+    if (list !== null) renderList(list);
+    renderRecent(recent);
+    renderActivity();
+  }
+
   /** @type {Promise<void> | null} */
   let loading = null;
-  async function refresh() {
-    if (loading) return loading;
-    loading = (async () => {
-      const [inbox, invitations, finished] = await Promise.all([
-        api.get("/api/me/inbox", { signal }),
-        api.get("/api/me/invitations", { signal }),
-        api.get("/api/matches?scope=mine&status=finished&limit=10", { signal }),
-      ]);
-      const active = inbox.filter((/** @type {Match} */ m) => !m.invitation_pending);
-      clear(invites).removeAttribute("aria-labelledby");
-      if (invitations.length) {
-        invites.setAttribute("aria-labelledby", "h-invites");
-        invites.append(h("h2", { id: "h-invites" }, gettext("Invitations")),
-          h("ul", { class: "plain" }, invitations.map((/** @type {Match} */ m) =>
-            invitationItem(m, refresh, ctx))));
-      }
-      clear(mine).append(h("h2", { id: "h-mine" }, gettext("My matches")),
-        table(gettext("My active and open matches"), active,
-          gettext("No matches in progress. Start one from “New match”.")));
-      clear(done).append(h("h2", { id: "h-done" }, gettext("Recently finished")),
-        table(gettext("Recently finished matches"), finished.results,
-          gettext("Nothing finished yet.")));
-      renderActivity();
-    })().finally(() => {
+  let again = false;
+  /** Load and draw the page; a call while a load runs loads again once it is done.
+   * @returns {Promise<void>} */
+  function refresh() {
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = load().finally(() => {
       loading = null;
+      if (again) {
+        again = false;
+        refresh().catch(() => {});
+      }
     });
     return loading;
   }

@@ -68,7 +68,7 @@ def backwards(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0011_vacations'),
+        ('games', '0012_list_orders'),
     ]
 
     operations = [
