@@ -151,8 +151,9 @@ class MatchAdmin(Moderating, ReadOnly, admin.ModelAdmin):
     search_fields = ["seats__user__username"]
     search_help_text = "A match id, a game, a status or a player's username."
     readonly_fields = ["id", "game", "config", "num_players", "status", "rated", "created_by",
-                       "version", "actors", "outcome", "turn_seconds", "deadline",
-                       "created_at", "started_at", "finished_at", "work_due_at", "state_json"]
+                       "version", "actors", "outcome", "time_control", "clocks", "deadline",
+                       "unrated_reason", "created_at", "started_at", "finished_at", "work_due_at",
+                       "state_json"]
     exclude = ["state", "seed", "reminded_deadline"]
     inlines = [SeatInline, MoveInline, AuditInline]
     actions = ["abort_matches"]

@@ -78,6 +78,16 @@ class RematchNotAvailable(Conflict):
     default_message = _("A rematch can be asked for only once the match has finished.")
 
 
+class InvalidTimeControl(ApplicationError):
+    """A bad time control: an unknown kind or key, or a value out of bounds (`extra.field`).
+
+    ``extra.minimum`` and ``extra.maximum`` give the bounds of a value out of them."""
+
+    code = "invalid_time_control"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = _("The time control is not valid.")
+
+
 class VacationBankEmpty(Conflict):
     """No vacation time is left in the bank to start a vacation with."""
 

@@ -40,8 +40,16 @@ class Match(models.Model):
     # Seats that may act now (engine.actors), kept with the snapshot for lists and the inbox.
     actors = models.JSONField(default=list, blank=True)
     outcome = models.JSONField(null=True, blank=True)
-    # Time control: seconds a seat has to act; null for casual matches.
-    turn_seconds = models.PositiveIntegerField(null=True, blank=True)
+    # The time control, as games.clocks.control.dump writes it ({"kind": "per_move", ...} or
+    # {"kind": "bank", ...}); null for a casual match without a clock.
+    time_control = models.JSONField(null=True, blank=True)
+    # Each seat's clock, as games.clocks.clock.dump_clocks writes it (a list, one per seat);
+    # null exactly when time_control is. Changed only by the recording path
+    # (games.services.clocks), after every transition.
+    clocks = models.JSONField(null=True, blank=True)
+    # The instant the deadline sweep waits for: the soonest of the seats' deadlines
+    # (games.clocks.clock.soonest_deadline), or a real-time race's idle limit; null when no
+    # clock runs.
     deadline = models.DateTimeField(null=True, blank=True)
     # The deadline a "deadline soon" reminder was sent for, so each deadline is reminded once.
     reminded_deadline = models.DateTimeField(null=True, blank=True)
@@ -58,6 +66,10 @@ class Match(models.Model):
     # Seen only by its seats (and its creator): not by other players nor anonymous visitors.
     # A match is private too when any of its players keeps their matches private.
     private = models.BooleanField(default=False)
+    # Why a match created rated ends unrated: "timeout_run" when a player timed out of it
+    # while already timing out of another match without having moved anywhere since
+    # (games.services.timeouts); empty otherwise.
+    unrated_reason = models.CharField(max_length=16, blank=True, default="")
     # The match this one is the rematch of (same game, options and players, seats rotated):
     # at most one rematch per match, so offering one twice gives the same match.
     rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,

@@ -5,7 +5,8 @@ is a snapshot of it. Entries are of three kinds:
 
 - a seat's move (``move``): the game's move as the engine dumps it;
 - a forfeit (``forfeit``): the seat that left, with ``{"reason": ...}`` (``RESIGNED``,
-  ``TIMEOUT``, ``BANNED``);
+  ``TIMEOUT``, ``BANNED``), and ``"unrated": true`` on a timeout that made the match unrated
+  (the player was already in a run of timeouts, ``TIMEOUT_RUN``);
 - a system entry (``system``), written by the server: the engine's automatic step (payload
   ``{}``), the stall guard of a real-time match (``IDLE``: ends it as a stalemate), or a result
   declared by staff (``ADJUDICATED``: the game state stays; the entry's one event is the
@@ -31,6 +32,9 @@ ADJUDICATED = "adjudicated"
 RESIGNED = "resigned"
 TIMEOUT = "timeout"
 BANNED = "banned"
+# Why a match created rated ends unrated (``Match.unrated_reason``): a player timed out of it
+# while in a run of timeouts without a move anywhere since the first (only that one is rated).
+TIMEOUT_RUN = "timeout_run"
 # Outcomes of a match called off: by a player or staff, or at a deadline before any move
 # (``TIMEOUT``).
 ABORTED = "aborted"
@@ -49,9 +53,10 @@ def system_payload(reason: str | None = None) -> dict[str, Any]:
     return {} if reason is None else {"reason": reason}
 
 
-def forfeit_payload(reason: str) -> dict[str, Any]:
-    """The payload of a forfeit: why the seat left."""
-    return {"reason": reason}
+def forfeit_payload(reason: str, *, unrated: bool = False) -> dict[str, Any]:
+    """The payload of a forfeit: why the seat left, and whether the forfeit made the match
+    unrated (a timeout in a run, ``TIMEOUT_RUN``)."""
+    return {"reason": reason, "unrated": True} if unrated else {"reason": reason}
 
 
 def entry_reason(move: Move) -> str | None:

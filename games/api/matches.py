@@ -22,12 +22,11 @@ from games import selectors, services
 from games.api import schemas
 from games.api.idempotency import answer_replay, answer_store
 from games.api.schemas import GAME_SLUGS, GameField
+from games.api.timecontrols import TimeControlField
 from games.exceptions import NotSeated
 from games.models import IdempotencyRecord
 from games.notify.limits import player_looked
 
-DAYS_PER_TURN = (1, 2, 3, 5, 7, 14)
-MAX_HOURS_PER_TURN = 72
 # The largest `after` a move-log page takes: any 64-bit integer (past the last seq the page is
 # empty); larger numbers are refused, as no client could have been given one.
 MAX_AFTER = 2**63 - 1
@@ -67,26 +66,6 @@ class SeatInputSerializer(StrictSerializer):
         if attrs["kind"] == "bot" and attrs.get("level") is None:
             raise serializers.ValidationError({"level": ["Required for kind 'bot'."]})
         return attrs
-
-
-class TimeControlSerializer(StrictSerializer):
-    days_per_turn = serializers.ChoiceField(choices=DAYS_PER_TURN, required=False)
-    hours_per_turn = serializers.IntegerField(min_value=1, max_value=MAX_HOURS_PER_TURN,
-                                              required=False)
-
-    def validate(self, attrs):
-        if len(attrs) != 1:
-            raise serializers.ValidationError(
-                {"non_field_errors": ["Give exactly one of days_per_turn or hours_per_turn."]})
-        return attrs
-
-
-def turn_seconds(time_control: dict | None) -> int | None:
-    if not time_control:
-        return None
-    if "days_per_turn" in time_control:
-        return time_control["days_per_turn"] * 86400
-    return time_control["hours_per_turn"] * 3600
 
 
 MatchPagination = keyset_pagination("MatchPagination", keys=selectors.list_order("created"),
@@ -131,7 +110,7 @@ class MatchListCreateApi(APIView):
         private = serializers.BooleanField(required=False, default=False, help_text=(
             "Seen only by its seats. Always so for a player who keeps their matches "
             "private."))
-        time_control = TimeControlSerializer(required=False, allow_null=True, help_text=(
+        time_control = TimeControlField(required=False, allow_null=True, help_text=(
             "Correspondence clock; omit or null for a casual match without deadlines."))
 
     class FilterSerializer(QuerySerializer):
@@ -156,7 +135,7 @@ class MatchListCreateApi(APIView):
             user=request.user, game=values["game"], players=values.get("players"),
             config=values["config"], rated=values["rated"],
             seats=[services.SeatSpec(**seat) for seat in seats] if seats else None,
-            turn_seconds=turn_seconds(values.get("time_control")),
+            time_control=values.get("time_control"),
             private=values["private"],
         )
         return Response(selectors.match_detail(match, request.user),

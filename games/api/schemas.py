@@ -12,6 +12,7 @@ from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints, 
 from rest_framework import serializers
 
 from config.api import schema_serializer
+from games.api.timecontrols import time_control_components, type_time_controls
 from games.catalog import engines, games
 from games.kit.jsontypes import GameTypes, component_ref, json_schema, options_schema
 from games.kit.registry import GameSpec
@@ -300,7 +301,10 @@ def game_types_hook(result: dict[str, Any], generator: Any, request: Any,
     components["GameEvent"] = {**_any_of(names["Event"]), "description": (
         "An event of the match's game (its `type` tells the events of one game apart).")}
     components["MoveLogNote"] = {
-        "type": "object", "properties": {"reason": {"type": "string"}},
+        "type": "object", "properties": {"reason": {"type": "string"}, "unrated": {
+            "type": "boolean", "description": (
+                "A timeout's forfeit that made the match unrated: the player was already in a "
+                "run of timeouts without moving anywhere (only its first is rated).")}},
         "additionalProperties": False,
         "description": "The payload of a log entry that is not a move: a forfeit's or an idle "
                        "end's reason, or nothing (a system step)."}
@@ -309,7 +313,9 @@ def game_types_hook(result: dict[str, Any], generator: Any, request: Any,
         "properties": {"reason": {"type": "string", "enum": ["aborted", "timeout"]}},
         "description": "The outcome of a match called off before it ended: aborted by a "
                        "player before anyone moved, or timed out before it started."}
+    time_control_components(components)
     for shape in ("MatchSummary", "MatchDetail"):
+        type_time_controls(components.get(shape, {}))
         _by_game(shape, specs, components)
     _requests_by_game(specs, names["Move"], components)
     event_list = {"type": "array", "items": component_ref("GameEvent")}

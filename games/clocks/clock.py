@@ -40,7 +40,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from games.clocks.calendar import Calendar, after_running, calendar, running_between
+from games.clocks.calendar import (
+    Calendar,
+    after_running,
+    calendar,
+    running_between,
+    running_seconds,
+)
 from games.clocks.control import PerMove, TimeControl
 from games.clocks.errors import (
     AlreadyOnVacation,
@@ -262,6 +268,17 @@ def has_run_out(clocks: Clocks, seat: int, now: datetime, cal: Calendar) -> bool
     """Whether the seat's deadline has come by ``now``."""
     due = deadline(clocks, seat, cal)
     return due is not None and seconds(due) <= seconds(now)
+
+
+def counting(clocks: Clocks, seat: int, now: datetime, cal: Calendar) -> bool:
+    """Whether the seat's clock counts down at ``now``: it runs, and no pause of its calendar
+    (a weekend) holds it during that second. A view counts a running clock down only while
+    this holds."""
+    clock = _seat(clocks, seat)
+    if clock.since is None:
+        return False
+    second = seconds(now)
+    return running_seconds(cal, second, second + 1) == 1
 
 
 def _calendars(clocks: Clocks, calendars: Sequence[Calendar]) -> None:

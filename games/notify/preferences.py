@@ -9,7 +9,9 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import CharField
+from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext
 
 from accounts.models import User
@@ -24,6 +26,7 @@ from games.notify.models import (
     NotificationSettings,
     default_reminder_offsets,
 )
+from games.services import player_time_zone_change
 
 
 def settings_of(user_ids: Iterable[int]) -> dict[int, NotificationSettings]:
@@ -48,6 +51,17 @@ def email_address(user: User, prefs: NotificationSettings | None) -> str | None:
     if email and prefs is not None and prefs.verified_email.lower() == email.lower():
         return email
     return None
+
+
+@lru_cache(maxsize=16)
+def user_time_zone(user_column: str) -> RawSQL:
+    """The time zone of the user whose id is in ``user_column`` (quoted SQL, e.g.
+    ``"games_seat"."user_id"``), NULL for one without settings: a subquery on the settings'
+    primary key, for the clocks' weekends (registered with ``games.selectors.clocks`` when the
+    app starts). Written as SQL and built once per column, as it is read with every lock."""
+    table = connection.ops.quote_name(NotificationSettings._meta.db_table)
+    return RawSQL(f"(SELECT z.time_zone FROM {table} z WHERE z.user_id = {user_column})", (),
+                  output_field=CharField())
 
 
 def time_zone_valid(name: str) -> bool:
@@ -109,7 +123,9 @@ def preferences_update(*, user: User, preferences: Mapping[str, Mapping[str, boo
             prefs.email_digest = email_digest
         if digest_hour is not None:
             prefs.digest_hour = digest_hour
-        if time_zone is not None:
+        if time_zone is not None and time_zone != prefs.time_zone:
+            # The clocks pausing on weekends charge the time used so far in the old zone.
+            player_time_zone_change(user=user, zone=time_zone)
             prefs.time_zone = time_zone
         if offsets is not None:
             prefs.reminder_offsets = offsets

@@ -12,6 +12,7 @@ from uuid import UUID
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -23,6 +24,7 @@ from games.models import Match, Move, Rating, RatingChange, Seat
 from games.ratings import is_provisional
 from games.rules_text import game_name
 from games.selectors import shapes
+from games.selectors.clocks import clocks_view, turn_seconds, zone_annotation
 
 PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
 
@@ -93,11 +95,13 @@ SeatRow = TypeVar("SeatRow", bound=Seat)
 
 
 def match_rows(match_id: UUID | str, seats: QuerySet[SeatRow]) -> QuerySet[SeatRow]:
-    """The match's seat rows from ``seats``, each with its match and player, in index order,
-    read in one query (``match_lock`` passes seats that lock the match row); none when the
-    match is missing or the id malformed."""
+    """The match's seat rows from ``seats``, each with its match, its player and the player's
+    time zone (for the clocks, ``games.selectors.clocks``), in index order, read in one query
+    (``match_lock`` passes seats that lock the match row); none when the match is missing or
+    the id malformed."""
     try:
-        return seats.filter(match_id=match_id).select_related("match", "user").order_by("index")
+        return (seats.filter(match_id=match_id).select_related("match", "user")
+                .annotate(**zone_annotation()).order_by("index"))
     except (ValueError, ValidationError):
         return seats.none()
 
@@ -228,7 +232,8 @@ def match_summary(match: Match, user: User | AnonymousUser) -> shapes.MatchSumma
         "players": match.num_players,
         "rated": match.rated,
         "version": match.version,
-        "turn_seconds": match.turn_seconds,
+        "time_control": match.time_control,
+        "turn_seconds": turn_seconds(match),
         "deadline": match.deadline,
         "created_at": match.created_at,
         "updated_at": match.updated_at,
@@ -242,6 +247,7 @@ def match_summary(match: Match, user: User | AnonymousUser) -> shapes.MatchSumma
         "invitation_pending": bool(mine and mine.joined_at is None),
         "outcome": match.outcome,
         "private": match_private(match),
+        "unrated_reason": match.unrated_reason or None,
     }
 
 
@@ -266,6 +272,7 @@ def match_detail(match: Match, user: User | AnonymousUser, *,
         # and also those of one that may act without having to (take back a Nimalia placement).
         "legal_moves": legal_moves if match.status == Match.Status.ACTIVE else None,
         "seed": match.seed if match.status in PUBLIC_STATUSES else None,
+        "clocks": clocks_view(match, match_seats(match), timezone.now()),
         **match_aftermath(match),
     }
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, TypedDict
 
-from games import models
+from games import models, movelog
+from games.clocks import control
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,8 @@ UUID_TEXT = Format("uuid")
 MATCH_STATUS = OneOf(models.Match.Status.values)
 MOVE_KIND = OneOf(models.Move.Kind.values)
 EVENT_TYPE = OneOf(models.UserEvent.Type.values)
+CLOCK_KINDS = OneOf(control.KINDS)
+UNRATED_REASONS = OneOf([movelog.TIMEOUT_RUN])
 
 
 class PlayerRef(TypedDict):
@@ -76,8 +79,14 @@ class MatchSummary(TypedDict):
     players: int
     rated: bool
     version: Annotated[int, Doc("+1 per recorded transition.")]
-    turn_seconds: int | None
-    deadline: datetime | None
+    time_control: Annotated[dict[str, Any] | None, Doc(
+        "The correspondence clock, by its kind (per_move or bank); null for a casual match.")]
+    turn_seconds: Annotated[int | None, Doc(
+        "A per_move match's turn in seconds (time_control.turn_seconds), kept for older "
+        "clients; null for a bank or a casual match.")]
+    deadline: Annotated[datetime | None, Doc(
+        "The soonest deadline of the seats whose clocks run (a real-time race: its idle "
+        "limit); null when none runs.")]
     created_at: datetime
     updated_at: datetime
     started_at: Annotated[datetime | None, Doc("When every seat had joined; null before.")]
@@ -92,6 +101,36 @@ class MatchSummary(TypedDict):
     outcome: Any | None
     private: Annotated[bool, Doc(
         "Seen only by its seats: marked private, or a player keeps their matches private.")]
+    unrated_reason: Annotated[str | None, UNRATED_REASONS, Doc(
+        "Why a match created rated ends unrated: timeout_run when a player timed out of it "
+        "while already in a run of timeouts without moving anywhere (only the first of a run "
+        "is rated); null otherwise.")]
+
+
+class SeatClock(TypedDict):
+    """One seat's clock as of the answer."""
+
+    seat: int
+    time_left: Annotated[int, Doc(
+        "Seconds of running time the seat has left as of `as_of` (a per_move turn or the "
+        "bank); never negative.")]
+    deadline: Annotated[datetime | None, Doc(
+        "When the seat's time runs out if it does not move, weekend pauses counted; null while "
+        "its clock stands still.")]
+    on_turn: Annotated[bool, Doc("The seat must act: its turn is on.")]
+    running: Annotated[bool, Doc(
+        "The clock runs: its turn is on and its player is not on vacation.")]
+    counting: Annotated[bool, Doc(
+        "The clock counts down at `as_of`: it runs and no weekend pause holds it.")]
+    vacation: Annotated[bool, Doc("The seat's player is on vacation: its clock stands still.")]
+
+
+class MatchClocks(TypedDict):
+    """Each seat's clock as of the answer."""
+
+    kind: Annotated[str, CLOCK_KINDS, Doc("The time control's kind.")]
+    as_of: Annotated[datetime, Doc("The instant the clocks were read at.")]
+    seats: Annotated[list[SeatClock], Doc("One per seat, in seat order.")]
 
 
 class SeatRatingChange(TypedDict):
@@ -122,6 +161,8 @@ class MatchDetail(MatchSummary, MatchAftermath):
     view: Annotated[Any | None, Doc("The game as the caller's seat sees it.")]
     legal_moves: Annotated[Any | None, Doc("The caller's legal moves, compact form.")]
     seed: Annotated[str | None, Doc("Revealed once the match is over.")]
+    clocks: Annotated[MatchClocks | None, Doc(
+        "Each seat's clock as of the answer; null for a casual match.")]
 
 
 class MoveResult(TypedDict):

@@ -13,6 +13,7 @@ from games.services.bots import (
     match_bot_move_play,
     match_bot_race_tick,
 )
+from games.services.clocks import player_time_zone_change
 from games.services.deadlines import (
     deadlines_sweep,
     match_deadline_expire,
@@ -50,5 +51,6 @@ __all__ = ["LockedMatch", "MoveResult", "SeatSpec", "auto_vacation_set", "bot_ac
            "match_abort", "match_bot_move_play", "match_bot_race_tick", "match_create",
            "match_deadline_expire", "match_deadline_remind", "match_decline", "match_join",
            "match_lock", "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
-           "match_resign", "match_system_step_run", "request_fingerprint", "vacation_end",
-           "vacation_run_out", "vacation_start", "vacation_warn", "vacations_sweep"]
+           "match_resign", "match_system_step_run", "player_time_zone_change",
+           "request_fingerprint", "vacation_end", "vacation_run_out", "vacation_start",
+           "vacation_warn", "vacations_sweep"]

@@ -23,6 +23,7 @@ from games.exceptions import MatchNotStarted
 from games.kit.protocol import Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
 from games.services import due, scheduling
+from games.services.clocks import clocks_advance, clocks_stop
 from games.services.locking import LockedMatch, lock_held
 from games.services.notifications import match_changed, notify, wake_after_commit
 
@@ -55,19 +56,23 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
     # constraint on (match, seq) is the last line of defence.
     move = Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat, user=user,
                                payload=payload, events=list(transition.events))
-    _snapshot(locked, transition.state, previous_actors=previous_actors)
+    _snapshot(locked, transition.state, previous_actors=previous_actors,
+              mover=seat if kind == Move.Kind.MOVE else None)
     outcome = engine.outcome(transition.state)
     if outcome is not None:
-        _finish(locked, outcome, ["version", "state", "actors", "deadline"])
+        _finish(locked, outcome, ["version", "state", "actors", "clocks", "deadline"])
         return move
     # What the match now waits for is written with the transition itself (see games.services.due).
     work = due.work_of(match, locked.seats, engine, locked.state)
     due.mark(match, work)
-    match.save(update_fields=["version", "state", "actors", "deadline", "work_due_at",
-                              "updated_at"])
     # When the set of seats the match waits for grows, a new turn has begun for all of them
-    # (in a simultaneous draft the last to place is among them again).
+    # (in a simultaneous draft the last to place is among them again): its deadline is owed a
+    # reminder, even one that falls on the same second as the last turn's.
     newly_to_act = set(match.actors) if set(match.actors) - previous_actors else set()
+    if newly_to_act:
+        match.reminded_deadline = None
+    match.save(update_fields=["version", "state", "actors", "clocks", "deadline", "work_due_at",
+                              "reminded_deadline", "updated_at"])
     wake: set[str] = set()
     _notify_turns(locked, newly_to_act, wake)
     match_changed(match, wake)
@@ -91,7 +96,8 @@ def decide(*, locked: LockedMatch, outcome: Outcome) -> Move:
                                events=movelog.declared_events(outcome))
     match.actors = []
     match.deadline = None
-    _finish(locked, outcome, ["version", "actors", "deadline"])
+    clocks_stop(locked, now=timezone.now())
+    _finish(locked, outcome, ["version", "actors", "clocks", "deadline"])
     return move
 
 
@@ -134,7 +140,7 @@ def start(*, locked: LockedMatch, state: Any) -> None:
             seat.bot_tick_at = match.started_at
         Seat.objects.bulk_update(race_seats, ["bot_tick_at"])
     due.mark(match, work, match.started_at)
-    match.save(update_fields=["status", "started_at", "state", "actors", "deadline",
+    match.save(update_fields=["status", "started_at", "state", "actors", "clocks", "deadline",
                               "work_due_at", "updated_at"])
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_STARTED, match=match,
            game=match.game)
@@ -152,9 +158,10 @@ def abort(*, locked: LockedMatch, reason: str) -> None:
     match.finished_at = timezone.now()
     match.actors = []
     match.deadline = None
+    clocks_stop(locked, now=match.finished_at)
     match.outcome = {"reason": reason}
     match.work_due_at = None
-    match.save(update_fields=["status", "finished_at", "actors", "deadline", "outcome",
+    match.save(update_fields=["status", "finished_at", "actors", "clocks", "deadline", "outcome",
                               "work_due_at", "updated_at"])
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)
@@ -166,20 +173,25 @@ def human_ids(seats: Iterable[Seat]) -> list[int]:
     return [seat.user.id for seat in seats if seat.user is not None and not seat.user.is_bot]
 
 
-def _snapshot(locked: LockedMatch, state: Any, *, previous_actors: frozenset[int]) -> None:
+def _snapshot(locked: LockedMatch, state: Any, *, previous_actors: frozenset[int],
+              mover: int | None = None) -> None:
+    """Keep ``state`` as the match's snapshot with the seats it waits for, and move the clocks
+    on (``mover``: the seat whose move this was, if any)."""
     match, engine = locked.match, locked.engine
     match.state = engine.dump(state)
     # The answer's view is built from this state, not from loading the snapshot again.
     locked.state_set(state)
     actors = sorted(engine.must_act(state))
     match.actors = actors
+    now = timezone.now()
     if actors and engine.is_realtime(state):
-        # Real time: the match ends as a stalemate once nobody has acted for a while.
-        match.deadline = timezone.now() + timedelta(seconds=settings.REALTIME_IDLE_SECONDS)
-    elif not actors or match.turn_seconds is None:
-        match.deadline = None
-    elif set(actors) - previous_actors or match.deadline is None:
-        match.deadline = timezone.now() + timedelta(seconds=match.turn_seconds)
+        # Real time: the match ends as a stalemate once nobody has acted for a while; the
+        # correspondence clocks stand aside.
+        match.deadline = now + timedelta(seconds=settings.REALTIME_IDLE_SECONDS)
+    else:
+        # A new turn begins when the seats the match waits for grow (see games.services.clocks).
+        match.deadline = clocks_advance(locked, actors=actors, now=now, mover=mover,
+                                        new_turn=bool(set(actors) - previous_actors))
 
 
 def _record_results(seats: Iterable[Seat], ranks: tuple[int, ...],

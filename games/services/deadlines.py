@@ -1,6 +1,8 @@
-"""Correspondence deadlines: what happens when one passes, the one reminder before it, and the
-sweep Celery beat runs to find both. Each match is re-checked under ``match_lock`` and changes
-through the one recording path (a stalemate, forfeits) or the abort a player would use."""
+"""Correspondence deadlines: what happens when a seat's time runs out, the one reminder before
+a deadline, and the sweep Celery beat runs to find both. The match's ``deadline`` is the soonest
+of its seats' clocks (``games.services.clocks``); at it, the clocks say which seats ran out.
+Each match is re-checked under ``match_lock`` and changes through the one recording path (a
+stalemate, forfeits) or the abort a player would use."""
 
 from __future__ import annotations
 
@@ -13,21 +15,43 @@ from django.db.models import F
 from django.utils import timezone
 
 from games import movelog
-from games.models import Match, Move, UserEvent
+from games.models import Match, Move, Seat, UserEvent
 from games.services import _recording
+from games.services.clocks import clocks_deadline, late_seats, seat_deadlines
 from games.services.leaving import seat_forfeit
-from games.services.locking import match_lock
+from games.services.locking import LockedMatch, match_lock
 from games.services.notifications import notify
+from games.services.timeouts import timeout_unrates
+
+
+def seats_timing_out(locked: LockedMatch, *, now: datetime) -> list[Seat]:
+    """The seats of the locked match that time out at ``now``: those still in play whose clocks
+    have run out (``games.clocks.clock.late_seats``). The one place that decides between a
+    late seat's timeout and anything that spares it: every other seat keeps its clock."""
+    return [seat for seat in late_seats(locked, now=now) if seat.forfeited_at is None]
+
+
+def _time_out(locked: LockedMatch, seat: Seat) -> None:
+    """The seat times out: its player is told, and it forfeits (a timeout in a run leaves the
+    match unrated, ``games.services.timeouts``)."""
+    match = locked.match
+    if seat.user is not None and not seat.user.is_bot:
+        notify(user_ids=[seat.user.id], type=UserEvent.Type.TIMED_OUT, match=match,
+               game=match.game)
+    unrated = timeout_unrates(locked=locked, seat=seat)
+    seat_forfeit(locked=locked, seat=seat, reason=movelog.TIMEOUT, unrated=unrated)
 
 
 @transaction.atomic
 def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) -> str | None:
     """Act on an expired deadline, if it still is one; returns what was done.
 
-    A real-time match nobody touched for a while ends as a stalemate. A match where nobody has
-    moved yet is aborted (never rated). Otherwise every seat that had to act forfeits: with two
-    players the other wins; with more, play goes on (the game decides whether the seat's cards
-    leave play or a bot plays it on)."""
+    A real-time match nobody touched for a while ends as a stalemate. Otherwise the seats
+    whose clocks ran out time out: where nobody has moved yet the match is aborted (never
+    rated); else each late seat forfeits: with two players the other wins, with more play goes
+    on (the game decides whether the seat's cards leave play or a bot plays it on) and the
+    other seats keep their clocks. A deadline that passed with no clock run out (stored before
+    the clocks changed) is replaced by theirs."""
     now = now or timezone.now()
     locked = match_lock(match_id=match_id, missing_ok=True)
     if locked is None:
@@ -41,29 +65,25 @@ def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) 
                           payload=movelog.system_payload(movelog.IDLE),
                           transition=engine.end_stalemate(locked.state))
         return "stalemate"
+    late = seats_timing_out(locked, now=now)
+    if not late:
+        match.deadline = clocks_deadline(locked)
+        match.save(update_fields=["deadline", "updated_at"])
+        return None
     if not match.moves.filter(kind=Move.Kind.MOVE).exists():
         _recording.abort(locked=locked, reason=movelog.TIMEOUT)
         return "aborted"
-    late = [seat for seat in locked.seats
-            if seat.index in match.actors and seat.forfeited_at is None]
     for seat in late:
         if match.status != Match.Status.ACTIVE:
             break
-        if seat.user is not None and not seat.user.is_bot:
-            notify(user_ids=[seat.user.id], type=UserEvent.Type.TIMED_OUT, match=match,
-                   game=match.game)
-        seat_forfeit(locked=locked, seat=seat, reason=movelog.TIMEOUT)
-    if match.status == Match.Status.ACTIVE and match.deadline is not None \
-            and match.deadline <= now and match.turn_seconds:
-        # Whoever must still act (a bot playing on for a seat that left) gets a fresh period.
-        match.deadline = now + timedelta(seconds=match.turn_seconds)
-        match.save(update_fields=["deadline", "updated_at"])
+        _time_out(locked, seat)
     return "forfeit"
 
 
 @transaction.atomic
 def match_deadline_remind(*, match_id: UUID | str, now: datetime | None = None) -> bool:
-    """Send the one "deadline soon" entry for the match's current deadline."""
+    """Send the one "deadline soon" entry for the match's current deadline, to the players
+    whose own deadline it is."""
     now = now or timezone.now()
     locked = match_lock(match_id=match_id, missing_ok=True)
     if locked is None:
@@ -72,9 +92,10 @@ def match_deadline_remind(*, match_id: UUID | str, now: datetime | None = None) 
     if (match.status != Match.Status.ACTIVE or match.deadline is None
             or match.reminded_deadline == match.deadline or match.deadline <= now):
         return False
+    due = seat_deadlines(locked)
     late = [seat.user.id for seat in locked.seats
-            if seat.index in match.actors and seat.user is not None and not seat.user.is_bot
-            and seat.forfeited_at is None]
+            if seat.index in due and due[seat.index] <= match.deadline
+            and seat.user is not None and not seat.user.is_bot and seat.forfeited_at is None]
     notify(user_ids=late, type=UserEvent.Type.DEADLINE_SOON, match=match, game=match.game,
            deadline=match.deadline)
     match.reminded_deadline = match.deadline

@@ -28,15 +28,17 @@ def match_resign(*, user: User, match_id: UUID | str) -> Match:
     return locked.match
 
 
-def seat_forfeit(*, locked: LockedMatch, seat: Seat, reason: str) -> None:
+def seat_forfeit(*, locked: LockedMatch, seat: Seat, reason: str, unrated: bool = False) -> None:
     """Record that a seat of the locked match left (``reason``: ``movelog.RESIGNED``,
-    ``TIMEOUT`` or ``BANNED``)."""
+    ``TIMEOUT`` or ``BANNED``; ``unrated``: the forfeit made the match unrated, a timeout in a
+    run, see ``games.services.timeouts``)."""
     transition = locked.engine.forfeit(locked.state, seat.index)
     seat.forfeited_at = timezone.now()
     seat.forfeit_reason = reason
     seat.save(update_fields=["forfeited_at", "forfeit_reason"])
     _recording.record(locked=locked, kind=Move.Kind.FORFEIT, seat=seat.index, user=seat.user,
-                      payload=movelog.forfeit_payload(reason), transition=transition)
+                      payload=movelog.forfeit_payload(reason, unrated=unrated),
+                      transition=transition)
 
 
 @transaction.atomic

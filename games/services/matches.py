@@ -4,6 +4,7 @@ joined."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -17,18 +18,23 @@ from accounts.exceptions import GuestNotAllowed
 from accounts.models import User
 from accounts.services import guest_touch
 from games.catalog import game as game_spec
+from games.clocks import clock, control
+from games.clocks.control import TimeControl
 from games.exceptions import (
     AlreadySeated,
     InvalidSeats,
+    InvalidTimeControl,
     MatchFull,
     NoInvitation,
     NotSeated,
     RematchNotAvailable,
     TooManyBotMatches,
 )
+from games.kit.protocol import Engine
 from games.models import Match, Seat, UserEvent
 from games.selectors import game_engine
 from games.services import _recording
+from games.services.clocks import time_control_checked
 from games.services.locking import LockedMatch, match_lock
 from games.services.notifications import match_changed, notify
 
@@ -48,26 +54,20 @@ class SeatSpec:
 @transaction.atomic
 def match_create(*, user: User, game: str, players: int | None = None,
                  config: dict[str, Any] | None = None, seats: list[SeatSpec] | None = None,
-                 rated: bool = True, turn_seconds: int | None = None,
+                 rated: bool = True, time_control: Mapping[str, Any] | None = None,
+                 turn_seconds: int | None = None,
                  private: bool = False, rematch_of: Match | None = None) -> Match:
+    """Create a match, and start it at once if every seat is filled (by the creator and bots).
+
+    ``time_control``: the clock, in ``games.clocks.control``'s JSON form (a bad kind, key or
+    value is ``InvalidTimeControl``, ``invalid_time_control``, and nothing is created);
+    ``turn_seconds``: the same as a per-move control of that many seconds; neither: a casual
+    match without a clock."""
+    timing = _time_control(time_control, turn_seconds)
     engine = game_engine(game)
-    if seats is None:
-        count = players or engine.min_players
-        seats = [SeatSpec("me")] + [SeatSpec("open")] * (count - 1)
-    if user.is_guest:
-        _check_guest_seats(seats)
+    seats = _seats_checked(user, engine, players, seats)
     count = len(seats)
-    if players is not None and players != count:
-        raise InvalidSeats(_("players must equal the number of seats given."))
-    if not engine.min_players <= count <= engine.max_players:
-        raise InvalidSeats(_("%(game)s is played by %(min)d to %(max)d players.") % {
-            "game": engine.name, "min": engine.min_players, "max": engine.max_players})
     kinds = [spec.kind for spec in seats]
-    if kinds.count("me") > 1:
-        raise InvalidSeats(_("At most one seat can be yours (kind 'me')."))
-    if "me" not in kinds and set(kinds) != {"bot"}:
-        raise InvalidSeats(_("Take a seat yourself (kind 'me'), or fill every seat with bots "
-                             "to watch them play."))
     if user.is_guest:
         _check_guest_match_allowance(user)
     elif "bot" in kinds:
@@ -84,8 +84,10 @@ def match_create(*, user: User, game: str, players: int | None = None,
              and not user.is_guest)
     match = Match.objects.create(
         game=game, config=config or {}, num_players=count, rated=rated,
-        created_by=user, seed=seed, turn_seconds=turn_seconds,
-        private=private or user.matches_private, rematch_of=rematch_of,
+        created_by=user, seed=seed, private=private or user.matches_private,
+        rematch_of=rematch_of,
+        time_control=None if timing is None else control.dump(timing),
+        clocks=None if timing is None else clock.dump_clocks(clock.new_clocks(timing, count)),
     )
     guest_touch(user)
     now = timezone.now()
@@ -103,6 +105,39 @@ def match_create(*, user: User, game: str, players: int | None = None,
     locked = match_lock(match_id=match.id)
     _start_if_full(locked, initial)
     return locked.match
+
+
+def _seats_checked(user: User, engine: Engine, players: int | None,
+                   seats: list[SeatSpec] | None) -> list[SeatSpec]:
+    """The seats asked for (by default the creator's and open ones), checked against the
+    game's player count and the creator's kinds of seat (``InvalidSeats``)."""
+    if seats is None:
+        count = players or engine.min_players
+        seats = [SeatSpec("me")] + [SeatSpec("open")] * (count - 1)
+    if user.is_guest:
+        _check_guest_seats(seats)
+    count = len(seats)
+    if players is not None and players != count:
+        raise InvalidSeats(_("players must equal the number of seats given."))
+    if not engine.min_players <= count <= engine.max_players:
+        raise InvalidSeats(_("%(game)s is played by %(min)d to %(max)d players.") % {
+            "game": engine.name, "min": engine.min_players, "max": engine.max_players})
+    kinds = [spec.kind for spec in seats]
+    if kinds.count("me") > 1:
+        raise InvalidSeats(_("At most one seat can be yours (kind 'me')."))
+    if "me" not in kinds and set(kinds) != {"bot"}:
+        raise InvalidSeats(_("Take a seat yourself (kind 'me'), or fill every seat with bots "
+                             "to watch them play."))
+    return seats
+
+
+def _time_control(data: Mapping[str, Any] | None, turn_seconds: int | None) -> TimeControl | None:
+    """The time control asked for, checked (``InvalidTimeControl``); None for none."""
+    if data is not None and turn_seconds is not None:
+        raise InvalidTimeControl(field="turn_seconds")
+    if turn_seconds is not None:
+        data = {"kind": control.PER_MOVE, "turn_seconds": turn_seconds}
+    return time_control_checked(data)
 
 
 def _check_bot_match_allowance(user: User) -> None:
@@ -261,8 +296,9 @@ def match_rematch(*, user: User, match_id: UUID) -> tuple[Match, bool]:
     # (A match of bots only is watched by its creator: its rematch is watched the same way.)
     specs = [_rematch_seat(seat, user) for seat in rotated]
     rematch = match_create(
-        user=user, game=match.game, config=match.config, seats=specs, rated=match.rated,
-        turn_seconds=match.turn_seconds, private=match.private, rematch_of=match)
+        user=user, game=match.game, config=match.config, seats=specs,
+        rated=match.rated or match.unrated_reason != "",
+        time_control=match.time_control, private=match.private, rematch_of=match)
     # The original's answers change (they name the rematch): a new ETag.
     match.save(update_fields=["updated_at"])
     match_changed(match)

@@ -183,7 +183,8 @@ class Web:
 
     def create_match(self, page: Page, game: str, *, seats: list[dict] | None = None,
                      options: dict[str, str] | None = None, rated: bool = True,
-                     clock: str = "", screenshot: str | None = None) -> str:
+                     clock: str = "", weekend_pause: bool = False,
+                     screenshot: str | None = None) -> str:
         """Create a match through the lobby form; returns its id (the page is on it)."""
         page.locator("#nav").get_by_role("link", name="New match").click()
         page.select_option("#game", game)
@@ -207,7 +208,10 @@ class Web:
                 field.fill(value)
         if not rated:
             page.uncheck("#rated")
-        page.select_option("#clock", clock)  # "" (none), "h<hours>" or "d<days>" per turn
+        # "" (none), "h<hours>" or "d<days>" per move, "b<initial>-<increment>-<maximum>" a bank
+        page.select_option("#clock", clock)
+        if weekend_pause:
+            page.check("#weekend-pause")
         if screenshot:
             self.shot(page, screenshot)
         page.click("#create-form button[type=submit]")

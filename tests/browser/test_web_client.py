@@ -162,6 +162,27 @@ def test_a_second_browser_sees_the_first_ones_move_without_reloading(web):
     web.shot(alice, "inbox")
 
 
+def test_the_lobby_offers_banks_and_the_match_page_counts_the_clock_down(web):
+    page = web.page()
+    web.register(page, "clock-watcher")
+    page.locator("#nav").get_by_role("link", name="New match").click()
+    expect(page.locator("#weekend-pause")).to_be_disabled()
+    page.select_option("#clock", label="3 d + 1 d a move, up to 7 d")
+    expect(page.locator("#weekend-pause")).to_be_enabled()
+    web.create_match(page, "nibble", options={"first_seat": "0"}, clock="h1",
+                     weekend_pause=True)
+    expect(page.locator("#match .facts")).to_contain_text("1 h per turn · weekends off")
+    clock = page.locator("li.seat-chip[data-seat='0'] .clock")
+    expect(clock).to_have_attribute("role", "timer")
+    if clock.get_attribute("data-counting") == "true":  # not a Saturday or Sunday in UTC
+        first = clock.inner_text()
+        expect(clock).to_contain_text(re.compile(r"^5\d min \d+ s$"))
+        expect(clock).not_to_have_text(first)  # it counts down by itself
+    else:
+        expect(clock).to_contain_text("paused for the weekend")
+    expect(page.locator("li.seat-chip[data-seat='1'] .clock")).to_have_count(0)
+
+
 def test_nimalia_open_seat_and_take_back_before_the_reveal(web):
     UserFactory(username="cleo", password="a long enough passphrase")
     dan = web.page()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from games.clocks import clock
 from games.clocks.calendar import calendar
-from games.clocks.control import MAX_TURN, MIN_TURN, parse, per_move
+from games.clocks.control import MAX_TURN, MIN_TURN, dump, parse, per_move
 from games.clocks.errors import (
     AlreadyOnVacation,
     ClockError,
@@ -205,3 +205,19 @@ def test_stored_clocks_that_do_not_parse_are_a_coded_error(data) -> None:
     with pytest.raises(InvalidClockState) as caught:
         clock.load_clocks(data)
     assert caught.value.code == "invalid_clock_state"
+
+
+def test_a_running_clock_counts_down_except_while_a_weekend_holds_it() -> None:
+    paris = clock.seat_calendar(parse({**dump(BANK), "weekend_pause": True}),
+                                "Europe/Paris")
+    clocks = clock.start_turns(BANK, clock.new_clocks(BANK, 2), [0], MONDAY)
+    assert clock.counting(clocks, 0, later(1), paris) is True
+    assert clock.counting(clocks, 1, later(1), paris) is False, "not its turn"
+    saturday = datetime(2026, 12, 12, 12, tzinfo=UTC)
+    assert clock.counting(clocks, 0, saturday, paris) is False
+    assert clock.counting(clocks, 0, saturday, NONE) is True
+    # The first second of the weekend (Saturday 00:00 in Paris, 23:00 UTC) is held.
+    assert clock.counting(clocks, 0, datetime(2026, 12, 11, 22, 59, 59, tzinfo=UTC), paris)
+    assert not clock.counting(clocks, 0, datetime(2026, 12, 11, 23, 0, tzinfo=UTC), paris)
+    on_vacation = clock.start_vacation(BANK, clocks, 0, later(2), NONE)
+    assert clock.counting(on_vacation, 0, later(3), NONE) is False

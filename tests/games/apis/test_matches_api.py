@@ -13,12 +13,12 @@ from tests.games.matchplay import assert_error, match_url, start_nibble_match
 
 pytestmark = pytest.mark.django_db
 
-SUMMARY_KEYS = {"id", "game", "status", "players", "rated", "version", "turn_seconds",
-                "deadline", "created_at", "updated_at", "started_at", "finished_at", "seats",
-                "to_act", "your_seat", "is_your_turn", "invitation_pending", "outcome",
-                "private"}
-DETAIL_KEYS = SUMMARY_KEYS | {"config", "view", "legal_moves", "seed", "rating_changes",
-                              "rematch", "rematch_of"}
+SUMMARY_KEYS = {"id", "game", "status", "players", "rated", "version", "time_control",
+                "turn_seconds", "deadline", "created_at", "updated_at", "started_at",
+                "finished_at", "seats", "to_act", "your_seat", "is_your_turn",
+                "invitation_pending", "outcome", "private", "unrated_reason"}
+DETAIL_KEYS = SUMMARY_KEYS | {"config", "view", "legal_moves", "seed", "clocks",
+                              "rating_changes", "rematch", "rematch_of"}
 SEAT_KEYS = {"index", "player", "joined", "to_act", "forfeited", "rank", "score"}
 
 
@@ -35,6 +35,8 @@ def test_create_opens_a_match_with_the_creator_in_seat_zero(client_for, alice):
     assert body["your_seat"] == 0 and body["is_your_turn"] is False and body["to_act"] == []
     assert body["view"] is None and body["legal_moves"] is None and body["seed"] is None
     assert body["turn_seconds"] is None and body["deadline"] is None
+    assert body["time_control"] is None and body["clocks"] is None
+    assert body["unrated_reason"] is None
     assert body["config"] == {} and body["started_at"] is None and body["outcome"] is None
     assert [set(seat) for seat in body["seats"]] == [SEAT_KEYS, SEAT_KEYS]
     assert body["seats"][0]["player"] == {"username": "alice", "is_bot": False}

@@ -101,3 +101,18 @@ def test_submitting_a_move_with_an_idempotency_key_has_a_fixed_budget(
     with django_assert_max_num_queries(IDEMPOTENT_MOVE_QUERIES):
         assert submit(nibble.a, nibble.id, take, 0, **{"Idempotency-Key": "k"}).status_code \
             == 201
+
+
+def test_clocks_pausing_on_weekends_cost_a_move_and_a_detail_no_query_more(
+        client_for, alice, bob, django_assert_max_num_queries):
+    """The players' time zones come with the seats, in the query that locks or reads them."""
+    match = start_nibble_match(client_for(alice), client_for(bob), time_control={
+        "kind": "bank", "initial_seconds": 86400, "increment_seconds": 3600,
+        "maximum_seconds": 2 * 86400, "weekend_pause": True})
+    match.a.get(match_url(match.id))  # the token is remembered from the request before
+    # Then the match, its seats, their players and the players' time zones: one query.
+    with django_assert_max_num_queries(1):
+        assert match.a.get(match_url(match.id)).status_code == 200
+    take = first_nibble_take(match.detail(match.a)["legal_moves"])
+    with django_assert_max_num_queries(MOVE_QUERIES):
+        assert submit(match.a, match.id, take, 0).status_code == 201

@@ -1,9 +1,10 @@
 """The deadline sweep and the due-work sweep over many matches: how long a sweep takes when
 nothing is due, and the plans PostgreSQL uses for their queries. Creates the matches once (in
-batches) and reuses them."""
+batches) and reuses them: matches with clocks of both kinds (per move, a bank, a bank pausing on
+weekends), each deadline the soonest of its clocks'."""
 
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.core.management.base import BaseCommand
 from django.db import connection
@@ -11,12 +12,38 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from games.clocks import clock, control
 from games.management.progress import ProgressBar
 from games.models import Match
 from games.services.deadlines import deadlines_sweep
 from games.services.due import due_work_sweep, overdue
 
 BATCH = 5000
+
+
+# The clocks the matches run, in turn: a day per move, a bank of three days and a day a move up
+# to a week, and the same bank pausing on weekends.
+CONTROLS = [
+    control.per_move(86400),
+    control.parse({"kind": "bank", "initial_seconds": 3 * 86400, "increment_seconds": 86400,
+                   "maximum_seconds": 7 * 86400}),
+    control.parse({"kind": "bank", "initial_seconds": 3 * 86400, "increment_seconds": 86400,
+                   "maximum_seconds": 7 * 86400, "weekend_pause": True}),
+]
+
+
+def _match(owner: User, number: int, now: datetime) -> Match:
+    """An active two-seat match whose seat 0 is on turn, its deadline (the soonest of its
+    clocks') spread over the next two weeks, all beyond the reminder window."""
+    timing = CONTROLS[number % len(CONTROLS)]
+    started = now + timedelta(days=1, seconds=number % 1_000_000) - timedelta(
+        seconds=timing.fresh)
+    clocks = clock.start_turns(timing, clock.new_clocks(timing, 2), [0], started)
+    calendars = [clock.seat_calendar(timing, "UTC")] * 2
+    return Match(game="nibble", num_players=2, status=Match.Status.ACTIVE, created_by=owner,
+                 seed="bench", state={}, actors=[0], time_control=control.dump(timing),
+                 clocks=clock.dump_clocks(clocks),
+                 deadline=clock.soonest_deadline(clocks, calendars), reminded_deadline=None)
 
 
 class Command(BaseCommand):
@@ -36,14 +63,8 @@ class Command(BaseCommand):
                          stream=self.stderr) as bar:
             while existing < wanted:
                 size = min(BATCH, wanted - existing)
-                Match.objects.bulk_create([
-                    Match(game="nibble", num_players=2, status=Match.Status.ACTIVE,
-                          created_by=owner, seed="bench", state={}, actors=[0],
-                          turn_seconds=86400,
-                          # Spread over the next two weeks, all beyond the reminder window.
-                          deadline=now + timedelta(days=1, seconds=(existing + i) % 1_000_000),
-                          reminded_deadline=None)
-                    for i in range(size)])
+                Match.objects.bulk_create([_match(owner, existing + i, now)
+                                           for i in range(size)])
                 existing += size
                 bar.advance(size)
         with connection.cursor() as cursor:

@@ -26,6 +26,7 @@ import { gettext, interpolate } from "./i18n.js";
  * @property {number} players
  * @property {boolean} rated
  * @property {number} version
+ * @property {TimeControl | null} time_control
  * @property {number | null} turn_seconds
  * @property {string | null} deadline
  * @property {string} created_at
@@ -37,6 +38,7 @@ import { gettext, interpolate } from "./i18n.js";
  * @property {boolean} invitation_pending
  * @property {any} outcome
  * @property {boolean} private
+ * @property {string | null} unrated_reason "timeout_run": a timeout in a run left it unrated
  * @property {SeatRatingChange[]} rating_changes
  * @property {string | null} rematch
  * @property {string | null} rematch_of
@@ -46,7 +48,21 @@ import { gettext, interpolate } from "./i18n.js";
  * @property {any} [view]
  * @property {any} [legal_moves]
  * @property {string | null} [seed]
+ * @property {MatchClocks | null} [clocks]
  */
+/**
+ * A match's time control, by its kind.
+ * @typedef {{kind: "per_move", turn_seconds: number, weekend_pause: boolean,
+ *   vacation_allowed: boolean} | {kind: "bank", initial_seconds: number,
+ *   increment_seconds: number, maximum_seconds: number, weekend_pause: boolean,
+ *   vacation_allowed: boolean}} TimeControl
+ */
+/**
+ * One seat's clock as of the answer (time_left in seconds at as_of).
+ * @typedef {{seat: number, time_left: number, deadline: string | null, on_turn: boolean,
+ *   running: boolean, counting: boolean, vacation: boolean}} SeatClock
+ */
+/** @typedef {{kind: string, as_of: string, seats: SeatClock[]}} MatchClocks */
 /**
  * @typedef {{seat: number | null, username: string, rating_before: number,
  *   rating_after: number, change: number}} SeatRatingChange

@@ -2,7 +2,7 @@
 // Small DOM helpers. Text always goes in through textContent: nothing from the server is ever
 // parsed as HTML.
 
-import { LOCALE, gettext, interpolate, interpolateNodes, ngettext } from "./i18n.js";
+import { LOCALE, gettext, interpolate, interpolateNodes } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -175,17 +175,6 @@ export function deadlineTag(iso) {
   const soon = !late && new Date(iso).getTime() - Date.now() < 6 * 3600 * 1000;
   return h("span", { class: ["deadline", late && "late", soon && "soon"] },
     withTime(gettext("Deadline %(time)s"), iso));
-}
-
-/** @param {number | null | undefined} seconds */
-export function turnSecondsText(seconds) {
-  if (!seconds) return gettext("no time control");
-  if (seconds % 86400 === 0) {
-    const n = seconds / 86400;
-    return interpolate(ngettext("%(n)s d per turn", "%(n)s d per turn", n), { n });
-  }
-  const n = Math.round(seconds / 3600);
-  return interpolate(ngettext("%(n)s h per turn", "%(n)s h per turn", n), { n });
 }
 
 /** @type {string | null | undefined} */

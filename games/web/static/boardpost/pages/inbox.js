@@ -4,7 +4,8 @@
 
 import { api, sameOrigin } from "../api.js";
 import { gameName, knownGames } from "../catalog.js";
-import { clear, deadlineTag, h, link, notice, timeTag, turnSecondsText } from "../dom.js";
+import { timeControlText } from "../clocks.js";
+import { clear, deadlineTag, h, link, notice, timeTag } from "../dom.js";
 import { gettext, interpolate, ordinal } from "../i18n.js";
 import { choicePath, choiceSearch, dayGroups, listControls, readChoice } from "../matchlists.js";
 import { myTurn, opponents, statusText } from "../matchinfo.js";
@@ -46,7 +47,7 @@ function matchRow(match) {
     h("td", null, h("span", { class: ["status", yourTurn && "go"] },
       yourTurn ? "▶ " : "", statusText(match))),
     h("td", null, match.status === "active" ? deadlineTag(match.deadline)
-      : h("span", { class: "muted" }, turnSecondsText(match.turn_seconds))),
+      : h("span", { class: "muted" }, timeControlText(match.time_control))),
     h("td", null, timeTag(match.updated_at)),
   );
 }
@@ -80,7 +81,7 @@ function invitationItem(match, refresh, ctx) {
     h("span", null, interpolate(match.rated ? gettext("%(game)s with %(names)s (rated), %(clock)s")
       : gettext("%(game)s with %(names)s (casual), %(clock)s"), {
       game: gameName(match.game), names: by.join(", ") || "?",
-      clock: turnSecondsText(match.turn_seconds),
+      clock: timeControlText(match.time_control),
     })),
     " ",
     h("button", { type: "button", class: "primary", onClick: () => act("join") }, gettext("Accept")),

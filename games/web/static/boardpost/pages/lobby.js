@@ -5,13 +5,10 @@
 
 import { api } from "../api.js";
 import { gameModule, gameName, loadGames } from "../catalog.js";
-import { clear, h, link, notice, put, timeTag, turnSecondsText } from "../dom.js";
+import { chosenTimeControl, clockSelect, timeControlText } from "../clocks.js";
+import { clear, h, link, notice, put, timeTag } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { opponents } from "../matchinfo.js";
-
-// Per-turn time limits: hours up to half a day, then whole days (one name for each length).
-const HOURS = [1, 2, 4, 8, 12];
-const DAYS = [1, 2, 3, 5, 7, 14];
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 /** @typedef {import("../catalog.js").Game} Game */
@@ -207,12 +204,12 @@ function createForm(games, ctx) {
     h("summary", null, gettext("All options")), optionsBox);
   const seatsBox = h("fieldset", { class: "seats" });
   const rated = h("input", { id: "rated", type: "checkbox", checked: true });
-  const clock = h("select", { id: "clock" },
-    h("option", { value: "" }, gettext("No time limit")),
-    HOURS.map((n) => h("option", { value: `h${n}` },
-      interpolate(ngettext("%(n)s hour per move", "%(n)s hours per move", n), { n }))),
-    DAYS.map((n) => h("option", { value: `d${n}` },
-      interpolate(ngettext("%(n)s day per move", "%(n)s days per move", n), { n }))));
+  const clock = clockSelect();
+  const weekendPause = h("input", { id: "weekend-pause", type: "checkbox", disabled: true,
+    "aria-describedby": "weekend-pause-help" });
+  clock.addEventListener("change", () => {
+    weekendPause.disabled = !clock.value;
+  });
   const error = h("p", { class: "error", role: "alert", id: "create-error" });
   const submit = h("button", { type: "submit", class: "primary" }, gettext("Create match"));
   /** @type {OptionField[]} */
@@ -305,7 +302,11 @@ function createForm(games, ctx) {
     h("div", { class: "row" },
       h("div", { class: "field" }, h("label", { for: "game" }, gettext("Game")), gameSelect),
       playersBox,
-      h("div", { class: "field" }, h("label", { for: "clock" }, gettext("Time per move")), clock),
+      h("div", { class: "field" }, h("label", { for: "clock" }, gettext("Clock")), clock),
+      h("div", { class: "field check" }, weekendPause,
+        h("label", { for: "weekend-pause" }, gettext("Pause on weekends")),
+        h("small", { id: "weekend-pause-help" },
+          gettext("No clock runs on Saturdays and Sundays in its player's time zone."))),
       h("div", { class: "field check" }, rated, h("label", { for: "rated" }, gettext("Rated")))),
     learnBox, presetsBox, seatsBox, optionsDetails, error, submit);
 
@@ -318,12 +319,7 @@ function createForm(games, ctx) {
       const value = field.read();
       if (value !== undefined) config[field.name] = value;
     }
-    /** @type {{hours_per_turn: number} | {days_per_turn: number} | null} */
-    let timeControl = null;
-    if (clock.value) {
-      const amount = Number(clock.value.slice(1));
-      timeControl = clock.value[0] === "h" ? { hours_per_turn: amount } : { days_per_turn: amount };
-    }
+    const timeControl = chosenTimeControl(clock.value, weekendPause.checked);
     const body = {
       game: gameSelect.value, config, seats: seats.map((seat) => seat.read()),
       rated: rated.checked, time_control: timeControl,
@@ -358,7 +354,7 @@ function openList(matches, ctx) {
     names: opponents(match).filter((n) => n !== gettext("open seat")).join(", ")
       || gettext("nobody yet"),
   }), " · ",
-  match.rated ? gettext("rated") : gettext("casual"), ` · ${turnSecondsText(match.turn_seconds)} · `,
+  match.rated ? gettext("rated") : gettext("casual"), ` · ${timeControlText(match.time_control)} · `,
   timeTag(match.created_at), " ",
   h("button", {
     type: "button", class: "primary",

@@ -5,8 +5,9 @@
 
 import { api, ApiError, live, markSeen, newKey, request, session } from "../api.js";
 import { gameName, loadGameModule } from "../catalog.js";
+import { seatClock, tickClocks, timeControlText } from "../clocks.js";
 import {
-  clear, deadlineTag, h, link, notice, preserveFocus, timeTag, turnSecondsText, withTime,
+  clear, deadlineTag, h, link, notice, preserveFocus, timeTag, withTime,
 } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { consistent, goalLine, myTurn, ordinal, statusText } from "../matchinfo.js";
@@ -55,6 +56,11 @@ export async function render(main, [id], ctx) {
   const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });
 
   let match = /** @type {Match | null} */ (null);
+  // When the match's answer arrived (ms): its clocks' time_left was true then.
+  let receivedAt = Date.now();
+  // The seats' clocks count down once a second while the page is shown.
+  const ticker = setInterval(() => tickClocks(head, match?.clocks, receivedAt), 1000);
+  signal.addEventListener("abort", () => clearInterval(ticker), { once: true });
   /** @type {string | null} */
   let etag = null;
   /** @type {LogEntry[]} */
@@ -206,6 +212,7 @@ export async function render(main, [id], ctx) {
     const newVersion = !match || next.version !== match.version || next.status !== match.status;
     const wasRunning = match && RUNNING.has(match.status);
     match = next;
+    receivedAt = Date.now();
     if (!consistent(match)) {
       // A torn read (a move committed while the server read the match): read it again.
       setTimeout(() => refresh().catch(() => {}), 300);
@@ -279,6 +286,7 @@ export async function render(main, [id], ctx) {
       seat.index === mySeat ? h("span", { class: "tag you" }, gettext("you")) : null,
       seat.player && !seat.joined ? h("span", { class: "tag" }, gettext("invited")) : null,
       seat.forfeited ? h("span", { class: "tag" }, gettext("left")) : null,
+      m.status === "active" ? seatClock(m.clocks, seat.index, receivedAt) : null,
       seat.rank ? h("span", { class: "tag rank" }, `${ordinal(seat.rank)}`
         + `${seat.score !== null && seat.score !== undefined ? ` · ${seat.score}` : ""}`) : null);
     }));
@@ -319,8 +327,9 @@ export async function render(main, [id], ctx) {
     }
 
     const facts = [
-      m.rated ? gettext("rated") : gettext("casual"),
-      turnSecondsText(m.turn_seconds),
+      m.unrated_reason === "timeout_run" ? gettext("unrated: a player timed out of matches in a row")
+        : m.rated ? gettext("rated") : gettext("casual"),
+      timeControlText(m.time_control),
       interpolate(ngettext("%(n)s player", "%(n)s players", m.players), { n: m.players }),
     ];
     clear(head).append(

@@ -1,0 +1,154 @@
+"""The clocks of a locked match on the write side.
+
+After every transition the recording path moves the seats' clocks on here
+(``games.clocks.clock.advance``: the turns of seats no longer to act end, the mover's with its
+move, and those of the seats now to act begin) and the match's deadline becomes the soonest of
+their deadlines, the one the sweep waits for. The deadline sweep asks which seats ran out
+(``late_seats``). Storage: ``Match.time_control`` and ``Match.clocks`` (see
+``games.selectors.clocks``, which reads them); nothing else writes them.
+
+A seat that left the match (resigned, timed out, banned) has no clock running any more, even
+where the game lets a bot play its cards on: nothing waits on it but the due-work sweep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.clocks import clock, control
+from games.clocks.control import TimeControl
+from games.clocks.errors import ClockError
+from games.exceptions import InvalidTimeControl
+from games.models import Match, Seat
+from games.selectors.clocks import (
+    ZONE_ATTR,
+    match_clocks,
+    match_control,
+    not_before,
+    seat_calendars,
+)
+from games.services.locking import LockedMatch, match_lock
+
+
+def _time_control_message(error: ClockError) -> str:
+    """What a bad time control's error says, in the caller's language."""
+    names = {"field": error.field, **error.extra}
+    if error.field is None:
+        return _("A time control must be a JSON object.")
+    if error.field == "kind":
+        return _("Unknown clock kind: per_move or bank.")
+    if "allowed" in error.extra:
+        return _("A %(kind)s time control has no “%(field)s”.") % {
+            "kind": "bank" if "initial_seconds" in error.extra["allowed"] else "per_move",
+            "field": error.field}
+    if "minimum" in error.extra and "maximum" in error.extra:
+        return _("The time control's “%(field)s” must be a whole number of seconds from "
+                 "%(minimum)d to %(maximum)d.") % names
+    return _("The time control's “%(field)s” is not valid.") % names
+
+
+def time_control_checked(data: Mapping[str, Any] | None) -> TimeControl | None:
+    """The time control of ``data`` (``games.clocks.control``'s JSON form; None: none), every
+    key and bound checked: ``InvalidTimeControl`` (``invalid_time_control``, with
+    ``extra.field``) otherwise."""
+    if data is None:
+        return None
+    try:
+        return control.parse(data)
+    except ClockError as error:
+        raise InvalidTimeControl(_time_control_message(error),
+                                 **error.as_dict()["extra"]) from None
+
+
+def clocks_advance(locked: LockedMatch, *, actors: Iterable[int], now: datetime,
+                   mover: int | None = None, new_turn: bool = False) -> datetime | None:
+    """Move the locked match's clocks on after a transition: ``actors`` must act now, ``mover``
+    (if any) has just moved, ``new_turn``: the seats to act grew, so a new turn begins for the
+    mover too if it must act again (the last to place in a simultaneous draft). Sets
+    ``match.clocks`` (the caller saves it) and returns the soonest deadline; None without a
+    time control."""
+    match = locked.match
+    timing = match_control(match)
+    if timing is None:
+        return None
+    clocks = match_clocks(match) or clock.new_clocks(timing, match.num_players)
+    now = not_before(now, clocks)
+    calendars = seat_calendars(timing, locked.seats)
+    running = sorted(seat for seat in set(actors) if locked.seats[seat].forfeited_at is None)
+    if new_turn and mover in running and mover is not None and clocks[mover].on_turn:
+        clocks = clock.move(timing, clocks, mover, now, calendars[mover])
+    clocks = clock.advance(timing, clocks, running, now, calendars, mover)
+    match.clocks = clock.dump_clocks(clocks)
+    return clock.soonest_deadline(clocks, calendars)
+
+
+def clocks_stop(locked: LockedMatch, *, now: datetime) -> None:
+    """The match ended or was called off: every turn ends (``match.clocks``, saved by the
+    caller)."""
+    clocks_advance(locked, actors=(), now=now)
+
+
+def clocks_deadline(locked: LockedMatch) -> datetime | None:
+    """The soonest deadline of the locked match's clocks as they are stored."""
+    timing, clocks = match_control(locked.match), match_clocks(locked.match)
+    if timing is None or clocks is None:
+        return None
+    return clock.soonest_deadline(clocks, seat_calendars(timing, locked.seats))
+
+
+def seat_deadlines(locked: LockedMatch) -> dict[int, datetime]:
+    """Each seat's deadline, for the seats whose clocks run."""
+    timing, clocks = match_control(locked.match), match_clocks(locked.match)
+    if timing is None or clocks is None:
+        return {}
+    calendars = seat_calendars(timing, locked.seats)
+    due = {seat: clock.deadline(clocks, seat, cal) for seat, cal in enumerate(calendars)}
+    return {seat: moment for seat, moment in due.items() if moment is not None}
+
+
+def late_seats(locked: LockedMatch, *, now: datetime) -> list[Seat]:
+    """The seats of the locked match whose time has run out by ``now``, in seat order."""
+    timing, clocks = match_control(locked.match), match_clocks(locked.match)
+    if timing is None or clocks is None:
+        return []
+    now = not_before(now, clocks)
+    late = clock.late_seats(clocks, now, seat_calendars(timing, locked.seats))
+    return [locked.seats[index] for index in late]
+
+
+@transaction.atomic
+def player_time_zone_change(*, user: User, zone: str, now: datetime | None = None) -> int:
+    """The player's time zone becomes ``zone`` (an IANA name): in every running match of theirs
+    that pauses on weekends, the time their seat's clock used so far is charged under the old
+    zone (``games.clocks.clock.settle``), and the match's deadline is then counted under the
+    new one. Run it in the transaction that stores the new zone; returns how many matches
+    changed."""
+    now = now or timezone.now()
+    changed = 0
+    matches = (Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE,
+                                   match__time_control__weekend_pause=True)
+               .values_list("match_id", flat=True))
+    for match_id in list(matches):
+        locked = match_lock(match_id=match_id)
+        timing, clocks, seat = match_control(locked.match), match_clocks(locked.match), \
+            locked.seat_of(user)
+        if timing is None or clocks is None or seat is None:
+            continue
+        calendars = seat_calendars(timing, locked.seats)
+        clocks = clock.settle(clocks, seat.index, not_before(now, clocks),
+                              calendars[seat.index])
+        setattr(seat, ZONE_ATTR, zone)
+        locked.match.clocks = clock.dump_clocks(clocks)
+        if not locked.engine.is_realtime(locked.state):
+            locked.match.deadline = clock.soonest_deadline(clocks,
+                                                           seat_calendars(timing, locked.seats))
+        locked.match.save(update_fields=["clocks", "deadline", "updated_at"])
+        changed += 1
+    return changed
