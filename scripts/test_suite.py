@@ -1,10 +1,10 @@
 """The whole test suite as ``make test`` runs it: one pytest run spread over WORKERS processes
 (pytest-xdist: one a core, at most four, unless ``TEST_WORKERS`` says otherwise), a module's
 tests all in one process so that its shared servers and workers start once. The browser and
-integration modules are handed out first (tests/xdist_workers.py), the short modules of the
-rest after. The suite is bound by CPU: on a 2-core machine four processes took 18 min 39 s end
-to end and two 14 min 49 s (2026-12-07), so it runs one process a core (the README has the
-latest figures).
+integration modules, which mostly wait, take turns with the modules that compute in the order
+they are handed out (tests/xdist_workers.py). On a 2-core machine four processes took 18 min
+39 s end to end and two 14 min 49 s (2026-12-07), so it runs one process a core (the README has
+the latest figures).
 
 The processes share nothing that could mix them up: with PostgreSQL each has its own test
 database (pytest-django names it ``test_<name>_gw<n>``), and with Redis its own database
