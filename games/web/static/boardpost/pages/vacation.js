@@ -66,7 +66,7 @@ export async function vacationPart(offsets, say, signal) {
   function bankPart(vacation) {
     const left = daysAndHours(vacation.left_seconds);
     const status = vacation.on_vacation
-      ? interpolate(gettext("You are on vacation: your clocks are stopped until %(when)s, when your vacation time runs out (%(left)s left)."),
+      ? interpolate(gettext("You are on vacation until %(when)s, when your vacation time runs out (%(left)s left)."),
         { when: dateTime(vacation.runs_out_at), left })
       : interpolate(gettext("Vacation time in your bank: %(left)s."), { left });
     return [
@@ -76,7 +76,7 @@ export async function vacationPart(offsets, say, signal) {
         onClick: () => change(vacation.on_vacation ? "DELETE" : "PUT"),
       }, vacation.on_vacation ? gettext("End my vacation") : gettext("Go on vacation"))),
       h("p", { class: "muted" }, interpolate(
-        gettext("While you are on vacation, your clocks stop in every match that allows it and the time comes off your bank. You earn %(accrual)s a day off vacation, up to %(cap)s. Opponents see that you are on vacation, never your bank."),
+        gettext("While you are on vacation, the time comes off your bank. You earn %(accrual)s a day off vacation, up to %(cap)s. Not in effect yet: a vacation does not stop your matches' clocks."),
         { accrual: daysAndHours(vacation.accrual_seconds_per_day),
           cap: daysAndHours(vacation.cap_seconds) })),
     ];
@@ -88,7 +88,7 @@ export async function vacationPart(offsets, say, signal) {
       type: "checkbox", id: "auto-vacation", checked: vacation.auto_vacation,
       onChange: (event) => change("PATCH", {
         auto_vacation: /** @type {HTMLInputElement} */ (event.target).checked }),
-    }), " ", gettext("Auto-vacation: when my time would run out, start a vacation instead while my bank has time")));
+    }), " ", gettext("Auto-vacation (not in effect yet): when my time would run out, start a vacation instead while my bank has time")));
   }
 
   /** @param {number[]} chosen */
@@ -126,6 +126,7 @@ export async function vacationPart(offsets, say, signal) {
         ngettext("Up to %(n)s reminder, once per deadline, by the channels chosen for a deadline soon.",
           "Up to %(n)s reminders, each once per deadline, by the channels chosen for a deadline soon.",
           MOST_OFFSETS), { n: MOST_OFFSETS })),
+      h("p", { class: "muted" }, gettext("Not in effect yet: one reminder still goes out a few hours before each deadline.")),
       h("div", { class: "offsets" }, boxes));
   }
 
