@@ -30,16 +30,16 @@ def _no_body(request) -> None:
 
 
 class VacationApi(APIView):
-    """While you are on vacation your clocks stop in every match that allows it and the time
-    comes off your vacation bank; opponents see that you are on vacation, never your bank."""
+    """Your vacation bank: while you are on vacation the time comes off it. A vacation does not
+    stop your matches' clocks yet (docs/correspondence.md). Nobody else sees your bank."""
 
     class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "VacationUpdate"
 
         auto_vacation = serializers.BooleanField(help_text=(
-            "On: when a seat's time would run out and the bank has time left, a vacation "
-            "starts instead of the timeout (and you are told). On by default."))
+            "Kept, not acted on yet: when a seat's time would run out and the bank has time "
+            "left, a vacation is to start instead of the timeout. On by default."))
 
     @extend_schema(operation_id="vacation",
                    responses={200: VacationSerializer, **error_responses()})

@@ -16,9 +16,10 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games.catalog import games, get_engine
 from games.models import Match
-from games.services import match_create, match_join, match_move_submit, match_resign
+from games.services import match_create, match_move_submit, match_resign
 from games.services.matches import SeatSpec
 from tests.browser.conftest import web_pages
+from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory
 
 pytestmark = [
@@ -40,27 +41,10 @@ def pages(request, browser, server_url):
         yield client
 
 
-def _two_player_match(first="ada", second="bo", resign: str | None = None) -> Match:
-    """A running Nibble match of two people, one move made; ``resign``: who resigns then."""
-    ada = UserFactory(username=first, password="a long enough passphrase")
-    bo = UserFactory(username=second, password="a long enough passphrase")
-    match = match_create(user=ada, game="nibble", config={"first_seat": 0}, rated=False,
-                         seats=[SeatSpec("me"), SeatSpec("user", username=second)])
-    match_join(user=bo, match_id=match.id)
-    state = Match.objects.get(id=match.id)
-    engine = get_engine("nibble")
-    first_move = next(iter(engine.legal_moves(engine.load(state.state), 0)))
-    match_move_submit(user=ada, match_id=match.id, move=engine.dump_move(first_move),
-                      expected_version=state.version)
-    if resign:
-        match_resign(user=ada if resign == first else bo, match_id=match.id)
-    return Match.objects.get(id=match.id)
-
-
 # ------------------------------------------------------------------ the result of a match
 
 def test_the_result_of_a_finished_match_never_reads_null(pages):
-    match = _two_player_match(resign="bo")
+    match = two_people_nibble(resign="bo")
     ada = User.objects.get(username="ada")
     page = pages.page_as(ada)
     page.goto(f"/match/{match.id}")
@@ -354,7 +338,7 @@ def test_the_central_stylesheets_hold_no_games_rules():
 
 
 def test_a_games_styles_load_with_its_module(pages):
-    nibble = _two_player_match("stylish", "plain")
+    nibble = two_people_nibble("stylish", "plain")
     user = User.objects.get(username="stylish")
     page = pages.page_as(user)
     page.goto("/rules")  # a page that draws no board: the styles come with the modules
@@ -384,7 +368,7 @@ def test_a_games_styles_load_with_its_module(pages):
 # ------------------------------------------------------------------ "seen"
 
 def test_the_match_page_tells_the_server_once_per_version_that_the_seat_has_seen_it(pages):
-    match = _two_player_match()
+    match = two_people_nibble()
     ada, bo = User.objects.get(username="ada"), User.objects.get(username="bo")
     calls: list[str] = []
 

@@ -72,24 +72,9 @@ def _page(web, *, locale: str | None = None, viewport: dict | None = None, user=
     """A page in a fresh browser context with the given locale (Accept-Language), signed in as
     ``user`` if given; page errors fail the test like the other browser tests' pages."""
     viewport = viewport or VIEWPORTS["desktop"]
-    phone = viewport["width"] < 600
-    options = {"viewport": viewport, "base_url": web.base_url, "is_mobile": phone,
-               "has_touch": phone}
-    if locale:
-        options["locale"] = locale
-    context = web.browser.new_context(**options)
-    context.set_default_timeout(30_000)
-    web.contexts.append(context)
-    if user is not None:
-        context.add_init_script(
-            f"localStorage.setItem('boardpost.token', {token_for(user)!r});"
-            f"localStorage.setItem('boardpost.username', {user.username!r});")
-    page = context.new_page()
-    page.on("pageerror", lambda error: web.errors.append(f"page error: {error}"))
-    page.on("console", lambda message: message.type == "error"
-            and "status of 4" not in message.text
-            and web.errors.append(f"console: {message.text}"))
-    return page
+    if user is None:
+        return web.page(viewport, locale=locale)
+    return web.page_as(user, viewport, locale=locale)
 
 
 def _choose(page, name: str, lang: str) -> None:

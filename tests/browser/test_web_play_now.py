@@ -12,8 +12,9 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from games.models import Match
-from games.services import match_create, match_join, match_move_submit, match_rate, match_resign
+from games.services import match_create, match_join, match_rate, match_resign
 from games.services.matches import SeatSpec
+from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory, token_for
 
 pytestmark = [
@@ -79,18 +80,8 @@ def test_play_a_bot_now_as_a_guest_sign_up_keeping_the_match_and_rematch(web):
 
 
 def test_the_rating_change_and_a_rematch_between_two_people(web):
-    ada, bo = UserFactory(username="ada"), UserFactory(username="bo")
-    match = match_create(user=ada, game="nibble", config={"first_seat": 0},
-                         seats=[SeatSpec("me"), SeatSpec("user", username="bo")])
-    match_join(user=bo, match_id=match.id)
-    state = Match.objects.get(id=match.id)
-    from games.catalog import get_engine
-
-    engine = get_engine("nibble")
-    first = next(iter(engine.legal_moves(engine.load(state.state), 0)))
-    match_move_submit(user=ada, match_id=match.id, move=engine.dump_move(first),
-                      expected_version=state.version)
-    match_resign(user=ada, match_id=match.id)
+    match = two_people_nibble(resign="ada", rated=True)
+    ada, bo = User.objects.get(username="ada"), User.objects.get(username="bo")
     match_rate(match_id=str(match.id))
 
     page = web.page()

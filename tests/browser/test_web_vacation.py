@@ -12,7 +12,7 @@ import pytest
 from games.models import Vacation
 from games.notify.models import NotificationSettings
 from tests.browser.conftest import web_pages
-from tests.factories import UserFactory, token_for
+from tests.factories import UserFactory
 
 try:
     from playwright.sync_api import expect
@@ -43,21 +43,9 @@ def pages(request, browser, server_url):
 
 
 def _page(web, user, *, locale: str = "en-US", viewport: dict | None = None):
-    """A signed-in page with the browser's locale; its errors fail the test."""
-    context = web.browser.new_context(viewport=viewport or PHONE, base_url=web.base_url,
-                                      locale=locale, is_mobile=True, has_touch=True,
-                                      bypass_csp=True)
-    context.set_default_timeout(30_000)
-    web.contexts.append(context)
-    context.add_init_script(
-        f"localStorage.setItem('boardpost.token', {token_for(user)!r});"
-        f"localStorage.setItem('boardpost.username', {user.username!r});")
-    page = context.new_page()
-    page.on("pageerror", lambda error: web.errors.append(f"page error: {error}"))
-    page.on("console", lambda message: message.type == "error"
-            and "status of 4" not in message.text
-            and web.errors.append(f"console: {message.text}"))
-    return page
+    """A signed-in page with the browser's locale (a phone unless told otherwise); its errors
+    fail the test."""
+    return web.page_as(user, viewport or PHONE, bypass_csp=True, locale=locale)
 
 
 def _overflow(page) -> int:
