@@ -17,7 +17,7 @@ weekends (``seat_calendars``). Bots, open seats and players without settings cou
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import cache
 
@@ -102,9 +102,9 @@ def _zones_loaded(seats: Sequence[Seat]) -> None:
         setattr(seat, ZONE_ATTR, zones.get(seat.pk))
 
 
-def _calendar(timing: TimeControl, seat: Seat) -> Calendar:
+def _calendar(timing: TimeControl, seat: Seat, zone: str | None = None) -> Calendar:
     person = seat.user is not None and not seat.user.is_bot
-    zone = (getattr(seat, ZONE_ATTR, None) if person else None) or DEFAULT_ZONE
+    zone = (zone or getattr(seat, ZONE_ATTR, None) if person else None) or DEFAULT_ZONE
     try:
         return clock.seat_calendar(timing, zone)
     except InvalidTimeZone:
@@ -112,12 +112,15 @@ def _calendar(timing: TimeControl, seat: Seat) -> Calendar:
         return clock.seat_calendar(timing, DEFAULT_ZONE)
 
 
-def seat_calendars(timing: TimeControl, seats: Sequence[Seat]) -> list[Calendar]:
+def seat_calendars(timing: TimeControl, seats: Sequence[Seat],
+                   zones: Mapping[int, str] | None = None) -> list[Calendar]:
     """Each seat's calendar, in seat order: weekends in its player's zone when the match pauses
-    on weekends, no pause otherwise."""
+    on weekends, no pause otherwise. ``zones``: a zone by seat index to count in instead of
+    the stored one (a player's new zone, before it is stored)."""
     if timing.weekend_pause:
         _zones_loaded(seats)
-    return [_calendar(timing, seat) for seat in seats]
+    chosen = zones or {}
+    return [_calendar(timing, seat, chosen.get(seat.index)) for seat in seats]
 
 
 def clocks_view(match: Match, seats: Sequence[Seat], now: datetime) -> shapes.MatchClocks | None:

@@ -28,7 +28,6 @@ from games.clocks.errors import ClockError
 from games.exceptions import InvalidTimeControl
 from games.models import Match, Seat
 from games.selectors.clocks import (
-    ZONE_ATTR,
     match_clocks,
     match_control,
     not_before,
@@ -144,11 +143,10 @@ def player_time_zone_change(*, user: User, zone: str, now: datetime | None = Non
         calendars = seat_calendars(timing, locked.seats)
         clocks = clock.settle(clocks, seat.index, not_before(now, clocks),
                               calendars[seat.index])
-        setattr(seat, ZONE_ATTR, zone)
         locked.match.clocks = clock.dump_clocks(clocks)
         if not locked.engine.is_realtime(locked.state):
-            locked.match.deadline = clock.soonest_deadline(clocks,
-                                                           seat_calendars(timing, locked.seats))
+            locked.match.deadline = clock.soonest_deadline(
+                clocks, seat_calendars(timing, locked.seats, {seat.index: zone}))
         locked.match.save(update_fields=["clocks", "deadline", "updated_at"])
         changed += 1
     return changed
