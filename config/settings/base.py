@@ -385,6 +385,9 @@ DEADLINE_REMINDER_SECONDS = env.int("DEADLINE_REMINDER_SECONDS", default=3 * 360
 VACATION_STARTING_DAYS = env.float("VACATION_STARTING_DAYS", default=20.0)
 VACATION_ACCRUAL_HOURS_PER_DAY = env.float("VACATION_ACCRUAL_HOURS_PER_DAY", default=3.0)
 VACATION_CAP_DAYS = env.float("VACATION_CAP_DAYS", default=30.0)
+# A seat whose turn runs when its player's vacation ends gets at least this long to move (never
+# more than its match's turn or bank maximum; games.clocks.clock.returning_minimum).
+VACATION_RETURN_MINIMUM_SECONDS = env.int("VACATION_RETURN_MINIMUM_SECONDS", default=86400)
 CELERY_BEAT_SCHEDULE["sweep-vacations"] = {
     "task": "games.vacations_sweep",
     "schedule": env.float("VACATION_SWEEP_SECONDS", default=60.0),
