@@ -304,10 +304,17 @@ def game_types_hook(result: dict[str, Any], generator: Any, request: Any,
         "type": "object", "properties": {"reason": {"type": "string"}, "unrated": {
             "type": "boolean", "description": (
                 "A timeout's forfeit that made the match unrated: the player was already in a "
-                "run of timeouts without moving anywhere (only its first is rated).")}},
+                "run of timeouts without moving anywhere (only its first is rated).")},
+            "seat": {"type": "integer", "description": (
+                "A vacation's entry (reason `vacation`): the seat whose clock stopped or "
+                "restarted.")},
+            "away": {"type": "boolean", "description": (
+                "A vacation's entry: true when the seat's clock stopped for its player's "
+                "vacation, false when it runs again on their return.")}},
         "additionalProperties": False,
         "description": "The payload of a log entry that is not a move: a forfeit's or an idle "
-                       "end's reason, or nothing (a system step)."}
+                       "end's reason, a vacation's stop or restart of a seat's clock (only the "
+                       "clocks change), or nothing (a system step)."}
     components["MatchCalledOff"] = {
         "type": "object", "required": ["reason"], "additionalProperties": False,
         "properties": {"reason": {"type": "string", "enum": ["aborted", "timeout"]}},
