@@ -27,6 +27,7 @@ The transitions, each returning new clocks and changing nothing when it raises:
   the control's most).
 - :func:`settle`: the time used so far is charged and counting starts again from ``now``
   (before a change of the seat's calendar, such as its player's time zone).
+- :func:`over`: the match is over: every turn ends, no clock stays stopped for a vacation.
 
 Invariants (property-tested in ``tests/clocks``): time left is never negative; paused and
 vacation time is never charged; over a turn, the time charged plus the time paused equals the
@@ -202,6 +203,14 @@ def advance(control: TimeControl, clocks: Clocks, actors: Iterable[int], now: da
             clocks = _end_turn(control, clocks, seat, now, calendars[seat],
                                moved=seat == mover)
     return start_turns(control, clocks, to_act, now)
+
+
+def over(control: TimeControl, clocks: Clocks, now: datetime,
+         calendars: Sequence[Calendar]) -> Clocks:
+    """The clocks of a match that is over at ``now``: every turn still on ends without a move,
+    and no clock stands stopped for a vacation any more (nothing of the match runs again)."""
+    clocks = advance(control, clocks, (), now, calendars)
+    return tuple(replace(clock, vacation=False) for clock in clocks)
 
 
 def settle(clocks: Clocks, seat: int, now: datetime, cal: Calendar) -> Clocks:

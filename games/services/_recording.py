@@ -63,7 +63,7 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
               mover=seat if kind == Move.Kind.MOVE else None)
     outcome = engine.outcome(transition.state)
     if outcome is not None:
-        _finish(locked, outcome, ["version", "state", "actors", "clocks", "deadline"])
+        _finish(locked, outcome, ["version", "state", "actors", "deadline"])
         return move
     # What the match now waits for is written with the transition itself (see games.services.due).
     work = due.work_of(match, locked.seats, engine, locked.state)
@@ -99,8 +99,7 @@ def decide(*, locked: LockedMatch, outcome: Outcome) -> Move:
                                events=movelog.declared_events(outcome))
     match.actors = []
     match.deadline = None
-    clocks_stop(locked, now=timezone.now())
-    _finish(locked, outcome, ["version", "actors", "clocks", "deadline"])
+    _finish(locked, outcome, ["version", "actors", "deadline"])
     return move
 
 
@@ -130,16 +129,17 @@ def clocks_record(*, locked: LockedMatch, clocks: Clocks, payload: dict[str, Any
 
 def _finish(locked: LockedMatch, outcome: Outcome, fields: list[str]) -> None:
     """The match is over with ``outcome``: save it finished (with ``fields`` the caller
-    changed), copy the ranks and scores onto the seats, tell each person seated, wake the
-    match's watchers and schedule what follows (the rating)."""
+    changed, and its clocks stopped), copy the ranks and scores onto the seats, tell each
+    person seated, wake the match's watchers and schedule what follows (the rating)."""
     match = locked.match
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
+    clocks_stop(locked, now=match.finished_at)
     match.outcome = outcome.as_dict()
     work = due.work_of(match, locked.seats, locked.engine, locked.state)
     due.mark(match, work)
-    match.save(update_fields=[*fields, "status", "finished_at", "outcome", "work_due_at",
-                              "updated_at"])
+    match.save(update_fields=[*fields, "clocks", "status", "finished_at", "outcome",
+                              "work_due_at", "updated_at"])
     _record_results(locked.seats, outcome.ranks, outcome.scores)
     wake: set[str] = set()
     for seat in locked.seats:

@@ -101,9 +101,15 @@ def clocks_advance(locked: LockedMatch, *, actors: Iterable[int], now: datetime,
 
 
 def clocks_stop(locked: LockedMatch, *, now: datetime) -> None:
-    """The match ended or was called off: every turn ends (``match.clocks``, saved by the
+    """The match ended or was called off: every turn ends, and no seat's clock stays stopped
+    for its player's vacation (``games.clocks.clock.over``; ``match.clocks``, saved by the
     caller)."""
-    clocks_advance(locked, actors=(), now=now)
+    match = locked.match
+    timing, clocks = match_control(match), match_clocks(match)
+    if timing is None or clocks is None:
+        return
+    match.clocks = clock.dump_clocks(clock.over(timing, clocks, not_before(now, clocks),
+                                                seat_calendars(timing, locked.seats)))
 
 
 def clocks_deadline(locked: LockedMatch) -> datetime | None:

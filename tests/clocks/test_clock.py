@@ -162,6 +162,16 @@ def test_a_vacation_off_turn_stops_the_next_turn_from_its_start() -> None:
         "running": True, "vacation": False}
 
 
+def test_a_match_over_ends_every_turn_and_keeps_no_clock_stopped_for_a_vacation() -> None:
+    clocks = clock.start_turns(BANK, clock.new_clocks(BANK, 3), [0, 1], MONDAY)
+    clocks = clock.start_vacation(BANK, clocks, 1, later(2), NONE)
+    clocks = clock.start_vacation(BANK, clocks, 2, later(2), NONE)
+    done = clock.over(BANK, clocks, later(5), [NONE] * 3)
+    assert done == (clock.SeatClock(left=3 * DAY - 5 * HOUR),
+                    clock.SeatClock(left=3 * DAY - 2 * HOUR), clock.SeatClock(left=3 * DAY))
+    assert clock.load_clocks(clock.dump_clocks(done)) == done
+
+
 def test_an_old_shared_deadline_is_carried_over_to_the_second() -> None:
     deadline = datetime(2026, 12, 8, 10, 30, 15, 250000, tzinfo=UTC)
     clocks = clock.carried_over(per_move(DAY), 3, [0, 2], deadline)

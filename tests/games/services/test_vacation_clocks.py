@@ -200,6 +200,26 @@ def test_without_a_return_minimum_a_seat_comes_back_with_what_it_had(settings):
     assert nearly_out.deadline == at(10.5)
 
 
+def test_a_match_that_ends_while_away_keeps_no_clock_stopped():
+    p, q, r = people(3)
+    resigned = start([p, q])
+    staying = start([p, r, q], game="nimble", config={"mode": "turns"})
+    with time_machine.travel(at(1), tick=False):
+        vacation_start(user=p, now=at(1))
+        match_resign(user=q, match_id=resigned.id)
+        match_resign(user=q, match_id=staying.id)
+    resigned.refresh_from_db()
+    assert resigned.status == Match.Status.FINISHED
+    assert not any(c.vacation or c.on_turn for c in clocks(resigned))
+    # A match that goes on keeps the seat stopped; the return clears it.
+    assert clocks(staying)[0].vacation
+    with time_machine.travel(at(2), tick=False):
+        vacation_end(user=p, now=at(2))
+    assert not any(c.vacation for c in clocks(staying))
+    assert entries(resigned) == [{"reason": "vacation", "seat": 0, "away": True}]
+    assert all(replays(m) for m in (resigned, staying))
+
+
 def test_a_vacation_that_runs_out_restarts_the_clocks_at_the_instant_it_ran_out(settings):
     settings.VACATION_STARTING_DAYS = 2
     p, q = people(2)
