@@ -101,13 +101,15 @@ def vacations_for_deadline(*, match_id: UUID | str, now: datetime) -> dict[int, 
     of the people seated in it, then every running match of those whose late seat could be
     spared by a vacation (already away, or auto-vacation on with time in the bank), the match
     itself among them, in id order. Answers the rows by user id (none for a match that never
-    stops for vacations, or one gone or over)."""
+    stops for vacations: it forbids them or seats a single person; or one gone or over)."""
     timing = (Match.objects.filter(id=match_id, status=Match.Status.ACTIVE)
               .values_list("time_control", flat=True).first())
     if not isinstance(timing, dict) or timing.get("vacation_allowed") is False:
         return {}
     seats = Seat.objects.filter(match_id=match_id, user__isnull=False).select_related("user")
     people = [seat.user for seat in seats if is_person(seat) and seat.user is not None]
+    if len(people) < 2:
+        return {}
     rows = vacations_lock(people, now)
     rules = vacation_policy()
     could = [user.pk for user in people

@@ -15,11 +15,12 @@ A player's vacation changes the clocks of all their running matches in one trans
 transactions hold several locks. They take them in one order, which makes a deadlock
 impossible: first the players' ``Vacation`` rows (``vacations_lock``, by user id), then the
 matches (``matches_lock``, by id; ``match_lock`` of a match already locked waits for nothing).
-A vacation, the deadline sweep of a match that stops for vacations and a change of time zone
-follow it; a staff ban locks the account, then the matches by id. The one exception is a
-match's start, which reads its players' vacation rows after locking the match
+A vacation, the deadline sweep of a match that stops for vacations, a rematch and a change of
+time zone follow it; a staff ban locks the account, then the matches by id. The one exception
+is a match's start, which reads its players' vacation rows after locking the match
 (``games.services.clocks.seats_away``): nothing that holds a vacation row ever waits for a
-match that has not started, since a vacation only locks running matches.
+match that has not started, since a vacation only locks running matches (a rematch, whose
+start follows the lock of a match that just ended, locks the rows first).
 """
 
 from __future__ import annotations
