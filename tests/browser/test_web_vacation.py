@@ -1,6 +1,7 @@
 """The vacation section of the settings page in Chromium, on the live server: going on and
 coming back from vacation with the bank shown in days and hours, the auto-vacation switch and
-the reminder offsets, at a phone's width, in every language, axe-core clean, no console error.
+the reminder offsets, at a phone's width, in every language, axe-core clean, no console error;
+and a match page's log telling when a player's clock stopped for a vacation and ran again.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import pytest
 
 from games.models import Vacation
 from games.notify.models import NotificationSettings
+from games.services import SeatSpec, match_create, match_join, vacation_end, vacation_start
 from tests.browser.conftest import web_pages
 from tests.factories import UserFactory
 
@@ -129,3 +131,24 @@ def test_the_section_in_every_language(pages, language):
         assert english not in text, (language, english)
     assert _overflow(page) <= 0
     pages.shot(page, f"vacation-{language}-phone360")
+
+
+def test_the_match_log_tells_of_a_players_vacation(pages):
+    ada = UserFactory(username="ada", password="a long enough passphrase")
+    bo = UserFactory(username="bo", password="a long enough passphrase")
+    match = match_create(user=ada, game="nibble", config={"first_seat": 0},
+                         time_control={"kind": "per_move", "turn_seconds": 86400},
+                         seats=[SeatSpec("me"), SeatSpec("user", username="bo")])
+    match_join(user=bo, match_id=match.id)
+    vacation_start(user=ada)
+    page = _page(pages, bo, viewport={"width": 1280, "height": 900})
+    page.goto(f"/match/{match.id}")
+    log = page.locator("#move-log")
+    expect(log).to_contain_text("server: ada is on vacation: their clock stopped")
+    vacation_end(user=ada)
+    page.reload()
+    expect(page.locator("#move-log")).to_contain_text(
+        "server: ada is back from vacation: their clock runs again")
+    mine = _page(pages, ada, viewport={"width": 1280, "height": 900}, locale="fr-FR")
+    mine.goto(f"/match/{match.id}")
+    expect(mine.locator("#move-log")).to_contain_text("est en vacances : son temps est arrêté")
