@@ -118,8 +118,7 @@ def matches_loaded(match_ids: Iterable[UUID]) -> dict[UUID, Match]:
     """Several matches, each as ``match_loaded`` reads it, in ONE query for all of them; a
     missing match is missing from the answer."""
     return _matches_of(Seat.objects.filter(match_id__in=list(match_ids))
-                       .select_related("match", "user").annotate(**away_annotation())
-                       .order_by("match_id", "index"))
+                       .select_related("match", "user").order_by("match_id", "index"))
 
 
 def _matches_of(rows: Iterable[Seat]) -> dict[UUID, Match]:

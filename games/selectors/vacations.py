@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from django.conf import settings
-from django.db.models import Exists, Expression, F, OuterRef, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 from django.db.models.fields.json import KT
 
 from accounts.models import User
@@ -73,7 +73,7 @@ def running_vacations() -> QuerySet[Vacation]:
         running_since__isnull=False)
 
 
-def away_annotation() -> dict[str, Expression]:
+def away_annotation() -> dict[str, Exists | F]:
     """For ``annotate`` on seat rows: whether each row's player is on vacation (``AWAY_ATTR``;
     a subquery on the vacation row's primary key) and the player it was asked for."""
     return {AWAY_ATTR: Exists(running_vacations().filter(user_id=OuterRef("user_id"))),
@@ -88,7 +88,7 @@ def seats_away(seats: Sequence[Seat]) -> list[bool]:
     """Whether each seat's player is on vacation, in seat order (an open seat and a bot never
     are): from the annotation the rows were read with, else read for all the seats that lack it
     in one query."""
-    missing = [seat.user_id for seat in seats if _person(seat)
+    missing = [seat.user_id for seat in seats if seat.user_id is not None and _person(seat)
                and getattr(seat, AWAY_USER_ATTR, None) != seat.user_id]
     if missing:
         away = set(running_vacations().filter(user_id__in=missing)
@@ -100,7 +100,7 @@ def seats_away(seats: Sequence[Seat]) -> list[bool]:
     return [_person(seat) and bool(getattr(seat, AWAY_ATTR)) for seat in seats]
 
 
-def player_away_annotation() -> dict[str, Expression]:
+def player_away_annotation() -> dict[str, Exists]:
     """For ``annotate`` on user rows: whether each is on vacation (``AWAY_ATTR``)."""
     return {AWAY_ATTR: Exists(running_vacations().filter(user_id=OuterRef("pk")))}
 
