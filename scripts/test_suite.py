@@ -13,7 +13,12 @@ Celery broker, its wake-ups' presence records and everything else the settings d
 ``CELERY_BROKER_URL`` (tests/xdist_workers.py). The exit status is pytest's: non-zero when any
 test fails, and when no test was collected.
 
-    python scripts/test_suite.py [pytest arguments]
+    python scripts/test_suite.py [--alongside COMMAND] [pytest arguments]
+
+``--alongside COMMAND`` runs a shell command (make test's lint and client checks) at the same
+time as the suite: the suite leaves the cores idle while it waits on servers, workers and
+browsers, and the checks take about half a minute on their own. The command's output is
+printed as one block when it ends, and the exit status is non-zero when either fails.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,9 +42,51 @@ def command(args: list[str], workers: int) -> list[str]:
             "--dist", "loadfile", "--no-loadscope-reorder", *args]
 
 
+class Alongside(threading.Thread):
+    """A shell command run beside the suite, its output kept in a file and printed in one
+    block when it ends (so that it does not break the lines of pytest's progress)."""
+
+    def __init__(self, shell_command: str) -> None:
+        super().__init__(daemon=True)
+        self.shell_command = shell_command
+        self.returncode: int | None = None
+
+    def run(self) -> None:
+        started = time.monotonic()
+        with tempfile.TemporaryFile("w+") as output:
+            self.returncode = subprocess.run(self.shell_command, shell=True, cwd=ROOT,
+                                             stdout=output, stderr=subprocess.STDOUT,
+                                             check=False).returncode
+            output.seek(0)
+            text = output.read()
+        verdict = "passed" if self.returncode == 0 else f"FAILED (exit {self.returncode})"
+        sys.stdout.write(f"\n--- {self.shell_command}: {verdict} in "
+                         f"{time.monotonic() - started:.0f} s\n{text}---\n")
+        sys.stdout.flush()
+
+
+def split_alongside(args: list[str]) -> tuple[str | None, list[str]]:
+    """``--alongside COMMAND`` taken out of the arguments; the rest are pytest's."""
+    if "--alongside" not in args:
+        return None, args
+    at = args.index("--alongside")
+    if at + 1 >= len(args):
+        raise SystemExit("--alongside needs a command")
+    return args[at + 1], args[:at] + args[at + 2:]
+
+
 def main(args: list[str]) -> int:
     workers = int(os.environ.get("TEST_WORKERS") or WORKERS)
-    return subprocess.run(command(args, workers), cwd=ROOT, check=False).returncode
+    shell_command, pytest_args = split_alongside(args)
+    checks = Alongside(shell_command) if shell_command else None
+    if checks:
+        checks.start()
+    status = subprocess.run(command(pytest_args, workers), cwd=ROOT, check=False).returncode
+    if checks:
+        checks.join()
+        if checks.returncode != 0:
+            return checks.returncode or 1
+    return status
 
 
 if __name__ == "__main__":
