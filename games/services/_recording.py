@@ -26,7 +26,12 @@ from games.exceptions import MatchNotStarted
 from games.kit.protocol import Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
 from games.services import due, scheduling
-from games.services.clocks import clocks_advance, clocks_deadline, clocks_stop, seats_away
+from games.services.clocks import (
+    clocks_advance,
+    clocks_deadline,
+    clocks_stop,
+    seats_away_at_start,
+)
 from games.services.locking import LockedMatch, lock_held
 from games.services.notifications import match_changed, notify, wake_after_commit
 
@@ -159,7 +164,8 @@ def start(*, locked: LockedMatch, state: Any) -> None:
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
     # A player on vacation starts with a stopped clock: one entry each, as when it stops later.
-    away = seats_away(locked, now=match.started_at, realtime=locked.engine.is_realtime(state))
+    away = seats_away_at_start(locked, now=match.started_at,
+                               realtime=locked.engine.is_realtime(state))
     _snapshot(locked, state, previous_actors=frozenset(), away=away)
     for index in away:
         match.version += 1

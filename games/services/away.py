@@ -2,11 +2,11 @@
 
 The three events of a vacation (``games.services.vacations``: it starts, the player comes back,
 the bank runs out) act on the player's running matches here, in the event's transaction. When
-the vacation starts, the player's seat clock stops (``player_away``) in every running match
+the vacation starts, the player's seat clock stops (``player_clocks_stop``) in every running match
 where the vacation applies (``games.clocks.clock.vacation_applies``: the match allows it and
 another seat still in play is a person; a real-time race and a match without a clock are left
 alone). When it ends, every seat of theirs whose clock stands stopped for a vacation restarts
-at the instant it ended (``player_back``), a seat on turn with at least the return minimum
+at the instant it ended (``player_clocks_restart``), a seat on turn with at least the return minimum
 (``VACATION_RETURN_MINIMUM_SECONDS``, never more than the match's turn or bank maximum). Each
 stop and restart is a clock-only system entry of the match's log (``games.movelog.VACATION``),
 written by the recording path under the match's lock, so watchers see the new clocks and the
@@ -57,7 +57,7 @@ def _seat_index(locked: LockedMatch, user: User) -> int | None:
     return seat.index
 
 
-def player_away(*, user: User, at: datetime) -> int:
+def player_clocks_stop(*, user: User, at: datetime) -> int:
     """The player went on vacation at ``at``: their seat's clock stops in each running match
     where the vacation applies (their vacation row locked by the caller). Returns how many
     matches changed."""
@@ -77,7 +77,7 @@ def player_away(*, user: User, at: datetime) -> int:
     return changed
 
 
-def player_back(*, user: User, at: datetime) -> int:
+def player_clocks_restart(*, user: User, at: datetime) -> int:
     """The player's vacation ended at ``at``: each of their seats whose clock stands stopped
     for a vacation runs again from then (a seat on turn with at least the return minimum;
     their vacation row locked by the caller). Returns how many matches changed."""

@@ -6,9 +6,9 @@ move, and those of the seats now to act begin) and the match's deadline becomes 
 their deadlines, the one the sweep waits for. The deadline sweep asks which seats ran out
 (``late_seats``). A player's vacation stops and restarts their seat's clock
 (``clocks_vacation``, recorded by the recording path as a clock-only entry), and a match that
-starts while a player is away starts with that seat's clock stopped (``seats_away``). Storage:
-``Match.time_control`` and ``Match.clocks`` (see ``games.selectors.clocks``, which reads them);
-nothing else writes them.
+starts while a player is away starts with that seat's clock stopped
+(``seats_away_at_start``). Storage: ``Match.time_control`` and ``Match.clocks`` (see
+``games.selectors.clocks``, which reads them); nothing else writes them.
 
 A seat that left the match (resigned, timed out, banned) has no clock running any more, even
 where the game lets a bot play its cards on: nothing waits on it but the due-work sweep.
@@ -79,9 +79,9 @@ def clocks_advance(locked: LockedMatch, *, actors: Iterable[int], now: datetime,
     """Move the locked match's clocks on after a transition: ``actors`` must act now, ``mover``
     (if any) has just moved, ``new_turn``: the seats to act grew, so a new turn begins for the
     mover too if it must act again (the last to place in a simultaneous draft); ``away``: seats
-    whose clocks stop for their players' vacations first (at a match's start, ``seats_away``).
-    Sets ``match.clocks`` (the caller saves it) and returns the soonest deadline; None without
-    a time control."""
+    whose clocks stop for their players' vacations first (at a match's start,
+    ``seats_away_at_start``). Sets ``match.clocks`` (the caller saves it) and returns the
+    soonest deadline; None without a time control."""
     match = locked.match
     timing = match_control(match)
     if timing is None:
@@ -130,7 +130,7 @@ def seat_deadlines(locked: LockedMatch) -> dict[int, datetime]:
     return {seat: moment for seat, moment in due.items() if moment is not None}
 
 
-def seats_away(locked: LockedMatch, *, now: datetime, realtime: bool) -> list[int]:
+def seats_away_at_start(locked: LockedMatch, *, now: datetime, realtime: bool) -> list[int]:
     """The seats of a match starting at ``now`` whose players are on vacation, where their
     vacation stops its clocks (the match allows it, another seat is a person; never a
     real-time race): their clocks start stopped. The players' vacation rows are locked first

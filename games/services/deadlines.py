@@ -24,7 +24,7 @@ from games.models import Match, Move, Seat, UserEvent, Vacation
 from games.selectors.clocks import match_clocks, match_control, others_all_bots, seat_calendars
 from games.selectors.vacations import return_minimum, vacation_policy
 from games.services import _recording
-from games.services.away import player_away, vacations_for_deadline
+from games.services.away import player_clocks_stop, vacations_for_deadline
 from games.services.clocks import clocks_deadline, late_seats, seat_deadlines
 from games.services.leaving import seat_forfeit
 from games.services.locking import LockedMatch, match_lock
@@ -114,7 +114,7 @@ def _go_away(locked: LockedMatch, going: list[Spared]) -> LockedMatch:
         if user is None:
             continue
         if spared.away:
-            player_away(user=user, at=spared.ran_out)
+            player_clocks_stop(user=user, at=spared.ran_out)
         else:
             vacation_auto_start(user=user, match=locked.match, at=spared.ran_out)
     return match_lock(match_id=locked.match.id)

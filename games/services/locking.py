@@ -18,7 +18,7 @@ matches (``matches_lock``, by id; ``match_lock`` of a match already locked waits
 A vacation, the deadline sweep of a match that stops for vacations, a rematch and a change of
 time zone follow it; a staff ban locks the account, then the matches by id. The one exception
 is a match's start, which reads its players' vacation rows after locking the match
-(``games.services.clocks.seats_away``): nothing that holds a vacation row ever waits for a
+(``games.services.clocks.seats_away_at_start``): nothing that holds a vacation row ever waits for a
 match that has not started, since a vacation only locks running matches (a rematch, whose
 start follows the lock of a match that just ended, locks the rows first).
 """

@@ -32,7 +32,7 @@ from games.clocks.instants import dump_instant
 from games.exceptions import AlreadyOnVacation, NotOnVacation, VacationBankEmpty
 from games.models import Match, UserEvent, Vacation
 from games.selectors.vacations import vacation_policy
-from games.services.away import player_away, player_back
+from games.services.away import player_clocks_restart, player_clocks_stop
 from games.services.locking import vacations_lock
 from games.services.notifications import notify
 
@@ -62,7 +62,7 @@ def vacation_start(*, user: User, now: datetime | None = None) -> Vacation:
     comes back (``vacation_end``) or the bank is used up (``vacation_run_out``).
 
     The event "vacation started": the player's seat clocks stop at that instant in every
-    running match where their vacation applies (``games.services.away.player_away``). A
+    running match where their vacation applies (``games.services.away.player_clocks_stop``). A
     vacation that used up the bank before ``now`` and that the sweep has not ended yet ends
     first, as the sweep would (``vacation_run_out``). Raises ``AlreadyOnVacation`` or
     ``VacationBankEmpty`` (nothing changed)."""
@@ -84,7 +84,7 @@ def vacation_start(*, user: User, now: datetime | None = None) -> Vacation:
     except clock_errors.VacationBankEmpty:
         raise VacationBankEmpty(left_seconds=0) from None
     _store(row, bank)
-    player_away(user=user, at=now)
+    player_clocks_stop(user=user, at=now)
     return row
 
 
@@ -107,10 +107,10 @@ def vacation_end(*, user: User, now: datetime | None = None) -> Vacation:
     """The player comes back from vacation at ``now``; what is left of the bank earns again.
 
     The event "vacation ended by hand": the player's seat clocks stopped for a vacation run
-    again from ``now`` (``games.services.away.player_back``). A vacation that ran out before
-    ``now`` and that the sweep has not ended yet ends as the sweep would (``vacation_run_out``:
-    at the instant it ran out, the player told). Raises ``NotOnVacation`` (nothing
-    changed)."""
+    again from ``now`` (``games.services.away.player_clocks_restart``). A vacation that ran out
+    before ``now`` and that the sweep has not ended yet ends as the sweep would
+    (``vacation_run_out``: at the instant it ran out, the player told). Raises
+    ``NotOnVacation`` (nothing changed)."""
     now = now or timezone.now()
     row = _locked(user, now)
     bank = vacation.load_bank(row.bank)
@@ -122,7 +122,7 @@ def vacation_end(*, user: User, now: datetime | None = None) -> Vacation:
         return row
     ended = vacation.end(vacation_policy(), bank, now)
     _store(row, ended)
-    player_back(user=user, at=ended.as_of)
+    player_clocks_restart(user=user, at=ended.as_of)
     return row
 
 
@@ -132,8 +132,8 @@ def vacation_run_out(*, user_id: int, now: datetime | None = None) -> bool:
     it did (False: no vacation runs, it has time left, or it was ended already).
 
     The event "vacation ran out": the vacation ends at ``runs_out_at``, and the player's seat
-    clocks stopped for it run again from that instant (``games.services.away.player_back``),
-    however late the sweep comes."""
+    clocks stopped for it run again from that instant
+    (``games.services.away.player_clocks_restart``), however late the sweep comes."""
     now = now or timezone.now()
     row = Vacation.objects.select_for_update().filter(user_id=user_id).first()
     if row is None:
@@ -150,7 +150,7 @@ def _run_out(row: Vacation, bank: vacation.VacationBank, now: datetime) -> vacat
     player's clocks run again from then, and they are told. Answers the bank kept."""
     ended = vacation.end(vacation_policy(), bank, now)
     _store(row, ended)
-    player_back(user=row.user, at=ended.as_of)
+    player_clocks_restart(user=row.user, at=ended.as_of)
     notify(user_ids=[row.user_id], type=UserEvent.Type.VACATION_ENDED,
            since=dump_instant(bank.since), ended_at=dump_instant(ended.as_of))
     return ended
