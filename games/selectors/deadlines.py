@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID
 
 from django.db.models import QuerySet
@@ -37,7 +38,7 @@ def _near(now: datetime, within: timedelta) -> QuerySet[Seat]:
                                match__deadline__gt=now, match__deadline__lte=now + within)
 
 
-def players_near_deadlines(*, now: datetime, within: timedelta) -> QuerySet[Seat]:
+def players_near_deadlines(*, now: datetime, within: timedelta) -> QuerySet[Seat, Any]:
     """The ids of the players (``user_id`` values) who may have a turn ending within
     ``within``: a subquery to narrow others with; ``turns_ending`` says which turns do."""
     return _near(now, within).values("user_id")

@@ -144,7 +144,7 @@ def reminders_sweep(*, now: datetime | None = None, batch: int = 500) -> int:
     now = now or timezone.now()
     told = 0
     due = Match.objects.filter(next_reminder_at__lte=now).order_by("next_reminder_at", "id")
-    last: tuple[datetime, UUID] | None = None
+    last: tuple[datetime | None, UUID] | None = None
     while True:
         page = due
         if last is not None:
@@ -161,9 +161,10 @@ def player_reminders_recount(*, user: User) -> int:
     """The player's reminder offsets changed: in every running match of theirs with a clock,
     the next reminder is counted again with them (what was reminded stays reminded). Run it
     in the transaction that stores the new offsets; returns how many matches it counted."""
+    # In one order, so two players' changes locking the same matches never wait on each other.
     matches = (Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE,
                                    match__time_control__isnull=False)
-               .values_list("match_id", flat=True))
+               .order_by("match_id").values_list("match_id", flat=True))
     counted = 0
     for match_id in list(matches):
         locked = match_lock(match_id=match_id)

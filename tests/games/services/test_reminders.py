@@ -260,6 +260,16 @@ def test_a_bank_seats_deadline_moves_with_each_move_and_its_reminders_with_it():
     assert told[1].data["deadline"] == (at + timedelta(hours=36)).isoformat()
 
 
+def test_the_sweep_goes_through_every_due_row_batch_after_batch():
+    users = [UserFactory(), UserFactory()]
+    matches = [nibble(users) for _ in range(3)]
+    at = matches[0].deadline - timedelta(hours=4)
+    with time_machine.travel(at, tick=False):
+        assert reminders_sweep(now=at, batch=1) == 3
+        assert reminders_sweep(now=at, batch=1) == 0
+    assert {entry.match_id for entry in reminders(users[0])} == {m.id for m in matches}
+
+
 def test_sweeping_twice_sends_once():
     users = [UserFactory(), UserFactory()]
     match = nibble(users)
