@@ -64,6 +64,8 @@ def test_sign_up_and_beat_or_lose_to_a_level_one_bot_to_the_end(web, game):
     page.get_by_role("link", name=f"player-{game}").first.click()
     row = page.locator(f"#ratings tr[data-game='{game}']")
     for _ in range(20):
+        # The page draws its table once the API has answered: count the rows only then.
+        page.locator("#ratings").wait_for()
         if row.count():
             break
         page.wait_for_timeout(500)
