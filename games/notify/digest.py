@@ -70,9 +70,10 @@ def digest_send(*, now: datetime | None = None) -> dict[str, int]:
     waiting = (Delivery.objects.filter(status=Status.DIGEST).values("user_id")
                .annotate(oldest=Min("created_at")))
     oldest = {row["user_id"]: row["oldest"] for row in waiting}
+    # Those who chose the digest, have a verified address and may have a turn ending soon.
     pressed = set(NotificationSettings.objects.filter(
         email_digest=True, user_id__in=players_near_deadlines(now=now, within=TURN_ENDING))
-        .values_list("user_id", flat=True))
+        .exclude(verified_email="").values_list("user_id", flat=True))
     prefs_of = settings_of(set(oldest) | pressed)
     for user_id in sorted(set(oldest) | pressed):
         since = digest_time(prefs_of.get(user_id), now)

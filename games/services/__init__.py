@@ -32,7 +32,6 @@ from games.services.moves import (
     request_fingerprint,
 )
 from games.services.ratings import match_rate
-from games.services.reminder_offsets import reminder_offsets_register
 from games.services.reminders import (
     match_reminders_send,
     player_reminders_recount,
@@ -54,6 +53,6 @@ __all__ = ["LockedMatch", "MoveResult", "SeatSpec", "auto_vacation_set", "bot_ac
            "match_deadline_expire", "match_decline", "match_join", "match_lock",
            "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
            "match_reminders_send", "match_resign", "match_system_step_run",
-           "player_reminders_recount", "player_time_zone_change", "reminder_offsets_register",
-           "reminders_sweep", "request_fingerprint", "vacation_end", "vacation_run_out",
-           "vacation_start", "vacation_warn", "vacations_sweep"]
+           "player_reminders_recount", "player_time_zone_change", "reminders_sweep",
+           "request_fingerprint", "vacation_end", "vacation_run_out", "vacation_start",
+           "vacation_warn", "vacations_sweep"]

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games.catalog import get_engine
 from games.clocks import clock
@@ -24,11 +25,12 @@ from games.services import (
     match_lock,
     match_move_submit,
     match_resign,
+    reminder_offsets,
     reminders_sweep,
 )
 from games.services.clocks import CLOCK_FIELDS, clocks_store
 from games.services.deadlines import deadlines_sweep
-from games.services.reminder_offsets import DEFAULT_OFFSETS
+from games.services.reminder_offsets import DEFAULT_OFFSETS, seat_offsets
 from tests.factories import UserFactory
 from tests.games.test_concurrency import run_together
 
@@ -79,6 +81,22 @@ def reminders(user) -> list[UserEvent]:
 
 def test_the_services_default_offsets_are_the_settings_default():
     assert DEFAULT_OFFSETS == DEFAULT_REMINDER_OFFSETS == (DAY, 4 * HOUR, HOUR)
+
+
+def test_the_lock_reads_each_players_offsets_in_its_one_query(alice, bob):
+    preferences_update(user=alice, reminder_offsets=[2 * HOUR])
+    match = nibble([alice, bob])
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        locked = match_lock(match_id=match.id)
+    assert len(queries) == 1
+    assert [seat_offsets(seat) for seat in locked.seats] == [(2 * HOUR,), DEFAULT_OFFSETS]
+
+
+def test_with_nothing_registered_every_player_has_the_defaults(alice, bob, monkeypatch):
+    preferences_update(user=alice, reminder_offsets=[2 * HOUR])
+    monkeypatch.setattr(reminder_offsets, "_registered", [])
+    match = nibble([alice, bob])
+    assert match.next_reminder_at == match.deadline - timedelta(hours=24)
 
 
 def test_the_default_offsets_24_4_and_1_hour_each_go_out_once():
