@@ -22,12 +22,13 @@ messages: $(STAMP)
 run: $(STAMP) messages
 	$(BIN)/python scripts/run_local.py --port $(PORT)
 
-## make test: the checks below, then the whole suite (PostgreSQL and Redis when DATABASE_URL /
-## CELERY_BROKER_URL are set) in one pytest process a core (pytest-xdist), each on a
-## database and a Redis database number of its own (scripts/test_suite.py). The system packages
-## the tests need come from make system-packages.
-test: lint clients messages
-	$(BIN)/python scripts/test_suite.py
+## make test: the whole suite (PostgreSQL and Redis when DATABASE_URL / CELERY_BROKER_URL are
+## set) in one pytest process a core (pytest-xdist), each on a database and a Redis database
+## number of its own, with the checks below (make lint, make clients) run at the same time and
+## printed when they end (scripts/test_suite.py); it fails when any of them does. The system
+## packages the tests need come from make system-packages.
+test: $(STAMP) messages
+	$(BIN)/python scripts/test_suite.py --alongside "$(MAKE) -s --no-print-directory lint clients"
 
 ## make test-fast: the inner loop, under two minutes (two processes, about two minutes of CPU):
 ## the tests of the pure game packages (the engines, the clocks' arithmetic, Nim the fourth game
@@ -99,7 +100,9 @@ bench-api: $(STAMP)
 profile-moves: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
-	DATABASE_URL=$(BENCH_DATABASE_URL) DJANGO_DEBUG=false $(BIN)/python manage.py profile_moves
+	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) THROTTLE_USER=1000000/min DJANGO_DEBUG=false \
+	  $(BIN)/python manage.py profile_moves
 
 ## make bench-sweep: the deadline (expiry and reminders) and due-work sweeps over 100,000
 ## matches (PostgreSQL)

@@ -5,7 +5,9 @@ apart here: worker ``gw<n>`` moves ``CELERY_BROKER_URL`` (and ``EVENTS_REDIS_URL
 ``CACHE_URL`` when set) ``n`` database numbers up, so its Celery queues, wake-ups and presence
 records never meet another worker's. The settings read those variables when they load, before
 any conftest, so this is a plugin named on the command line: ``-p tests.xdist_workers``
-(scripts/test_suite.py passes it). Without xdist it changes nothing.
+(scripts/test_suite.py passes it). It also says in which order the processes get the modules,
+and hands the modules that mostly sleep to one process as a single unit. Without xdist it
+changes nothing.
 """
 
 from __future__ import annotations
@@ -42,30 +44,54 @@ def _move_redis_urls() -> None:
 
 
 WAITING = ("tests/browser/", "tests/integration/")
+# Modules that mostly sleep (outages, sweeps, kill-and-restart, real-time bots): one work unit
+# for all of them, so that one process takes them in turn while the others keep the cores busy.
+SLEEPING = ("tests/integration/",)
+SLEEPING_LANE = "tests/integration/ (one lane)"
+
+
+def _relative(config, path) -> str:
+    return Path(path).relative_to(config.rootpath).as_posix()
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under xdist, a module that mostly waits (browser and integration: servers, workers and a
-    browser) and a module that computes take turns in the order the processes are handed
-    modules, the waiting ones first, each module's tests in their own order: the longest
-    modules start first, and while some processes wait on a browser or a server, others keep
-    the cores busy. A run without xdist keeps the usual order."""
+    """Under xdist, the sleeping modules first (they are handed out as one unit, see
+    ``pytest_xdist_make_scheduler``), then a module that waits on a browser and a module that
+    computes take turns in the order the processes are handed modules, each module's tests in
+    their own order: the longest modules start first, and while some processes wait, others
+    keep the cores busy. A run without xdist keeps the usual order."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    root = config.rootpath
     modules: dict[object, list] = {}
     for item in items:
         modules.setdefault(item.path, []).append(item)
-    waiting = [tests for path, tests in modules.items()
-               if Path(path).relative_to(root).as_posix().startswith(WAITING)]
-    computing = [tests for path, tests in modules.items()
-                 if not Path(path).relative_to(root).as_posix().startswith(WAITING)]
-    order: list = []
+    sleeping, waiting, computing = [], [], []
+    for path, tests in modules.items():
+        name = _relative(config, path)
+        (sleeping if name.startswith(SLEEPING) else waiting if name.startswith(WAITING)
+         else computing).append(tests)
+    order: list = [test for tests in sleeping for test in tests]
     for index in range(max(len(waiting), len(computing))):
         for kind in (waiting, computing):
             if index < len(kind):
                 order.extend(kind[index])
     items[:] = order
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` with the sleeping modules as one unit: one process goes through
+    them while the others share out the rest, module by module (make test runs one process
+    more than there are cores for that lane)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class SleepingLane(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return SLEEPING_LANE if scope.startswith(SLEEPING) else scope
+
+    return SleepingLane(config, log)
 
 
 _move_redis_urls()

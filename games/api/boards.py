@@ -72,7 +72,9 @@ class MatchBoardSvgApi(APIView):
             "`seq` the position after that move (0 is the start) once the match is over. "
             "Hidden information stays hidden, as in the match detail's `view`. Every colour "
             "also has a letter (Nimalia terrains a pattern too), and the picture has a "
-            "`<title>` and a `<desc>` for screen readers. 409 `match_not_started` before the "
+            "`<title>` and a `<desc>` for screen readers. In the current position a player on "
+            "vacation is marked after their name (the seats' `on_vacation`), and the ETag "
+            "changes when a vacation starts or ends. 409 `match_not_started` before the "
             "start, `replay_not_available` for `seq` while the match runs."),
         parameters=[
             OpenApiParameter("seq", {"type": "integer", "minimum": 0, "maximum": 2**31 - 1},

@@ -183,10 +183,10 @@ class MatchDetailApi(APIView):
                               **error_responses(404)})
     def get(self, request, match_id):
         match = selectors.match_access(user=request.user, match_id=match_id)
-        if request.headers.get("If-None-Match") == match.etag:
-            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": match.etag})
-        return Response(selectors.match_detail(match, request.user),
-                        headers={"ETag": match.etag})
+        etag = selectors.match_etag(match)
+        if request.headers.get("If-None-Match") == etag:
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": etag})
+        return Response(selectors.match_detail(match, request.user), headers={"ETag": etag})
 
 
 class MatchJoinApi(APIView):

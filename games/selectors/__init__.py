@@ -18,6 +18,7 @@ from games.selectors.matches import (
     invitations_for,
     match_access,
     match_detail,
+    match_etag,
     match_events,
     match_loaded,
     match_move_log,
@@ -43,9 +44,9 @@ from games.selectors.matches import (
 
 __all__ = ["INBOX_SORTS", "LIST_SORTS", "PUBLIC_STATUSES", "TAKEOVER_LEVEL", "bot_list",
            "game_engine", "game_list", "invitations_for", "list_order", "list_sort",
-           "match_access", "match_detail", "match_events", "match_inbox", "match_list",
-           "match_loaded", "match_move_log", "match_moves_for_user", "match_of_rows",
-           "match_reread", "match_rows", "match_seats", "match_state", "match_summary",
-           "match_visible", "matches_awaiting", "matches_loaded", "move_log_entry",
-           "moves_after", "moves_after_many", "seat_bot_level", "seat_of", "seat_summary",
-           "seats_prefetch", "user_must_act", "user_seated"]
+           "match_access", "match_detail", "match_etag", "match_events", "match_inbox",
+           "match_list", "match_loaded", "match_move_log", "match_moves_for_user",
+           "match_of_rows", "match_reread", "match_rows", "match_seats", "match_state",
+           "match_summary", "match_visible", "matches_awaiting", "matches_loaded",
+           "move_log_entry", "moves_after", "moves_after_many", "seat_bot_level", "seat_of",
+           "seat_summary", "seats_prefetch", "user_must_act", "user_seated"]

@@ -2,7 +2,10 @@
 of the current position, or of a past one replayed from the move log once the match is over.
 
 Either way the picture is drawn from ``engine.view(state, seat)`` alone, so it hides what the
-view hides.
+view hides. The seats' names come with it; in the current position a player on vacation is
+marked after their name, "bob (on vacation)", as the match detail's ``on_vacation`` marks them
+(the pictures are written in English, and so is the mark). A past position marks nobody: it is
+kept by caches for a day, and a vacation is news of now, not of that move.
 """
 
 from __future__ import annotations
@@ -19,7 +22,11 @@ from games.exceptions import MatchNotStarted
 from games.kit.render import REVISION
 from games.models import Match
 from games.movelog import state_at
-from games.selectors.matches import PUBLIC_STATUSES, match_seats, seat_of
+from games.selectors.matches import PUBLIC_STATUSES, match_etag, match_seats, seat_of
+from games.selectors.vacations import seats_away
+
+# What follows the name of a player on vacation in the current position's picture.
+AWAY_MARK = "(on vacation)"
 
 
 class ReplayNotAvailable(Conflict):
@@ -30,7 +37,8 @@ class ReplayNotAvailable(Conflict):
 
 @dataclass(frozen=True)
 class BoardPicture:
-    """What to draw: the viewer's view, the seats' player names, and its cache validator."""
+    """What to draw: the viewer's view, the seats' player names (marked as ``board_names``
+    says), and its cache validator."""
 
     game: str
     view: dict[str, Any]
@@ -40,10 +48,22 @@ class BoardPicture:
 
 
 def board_etag(match: Match, seq: int | None) -> str:
-    """The match detail's ETag, marked as this picture (and its position, for ``?seq``) and
-    the renderer's revision, so a new renderer is never served from an old cache entry."""
-    mark = f"svg{REVISION}" if seq is None else f"svg{REVISION}-seq{seq}"
-    return f'{match.etag[:-1]}-{mark}"'
+    """The match detail's ETag (with the players on vacation, whom the current position marks;
+    ``match_etag``), marked as this picture (and its position, for ``?seq``, which marks nobody)
+    and the renderer's revision, so a new renderer is never served from an old cache entry."""
+    if seq is None:
+        return f'{match_etag(match)[:-1]}-svg{REVISION}"'
+    return f'{match.etag[:-1]}-svg{REVISION}-seq{seq}"'
+
+
+def board_names(match: Match, *, marked: bool) -> list[str | None]:
+    """The seats' player names in seat order (None for an open seat); ``marked``: a player on
+    vacation is named with ``AWAY_MARK`` after the name."""
+    seats = match_seats(match)
+    away = seats_away(seats) if marked else [False] * len(seats)
+    return [None if seat.user is None
+            else f"{seat.user.username} {AWAY_MARK}" if is_away else seat.user.username
+            for seat, is_away in zip(seats, away, strict=True)]
 
 
 def board_check(match: Match, seq: int | None) -> None:
@@ -71,7 +91,5 @@ def board_picture(*, match: Match, user: User, seq: int | None = None) -> BoardP
         state = state_at(match, engine, seq)
     view = engine.view(state, viewer)
     view.pop("legal_moves", None)  # not drawn; and only ever the caller's own
-    names = [seat.user.username if seat.user is not None else None
-             for seat in match_seats(match)]
-    return BoardPicture(game=match.game, view=view, names=names,
+    return BoardPicture(game=match.game, view=view, names=board_names(match, marked=seq is None),
                         etag=board_etag(match, seq), past=seq is not None)

@@ -25,6 +25,7 @@ from games.ratings import is_provisional
 from games.rules_text import game_name
 from games.selectors import shapes
 from games.selectors.clocks import clocks_view, turn_seconds, zone_annotation
+from games.selectors.vacations import away_annotation, seats_away
 
 PUBLIC_STATUSES = (Match.Status.FINISHED, Match.Status.ABORTED)
 
@@ -95,13 +96,14 @@ SeatRow = TypeVar("SeatRow", bound=Seat)
 
 
 def match_rows(match_id: UUID | str, seats: QuerySet[SeatRow]) -> QuerySet[SeatRow]:
-    """The match's seat rows from ``seats``, each with its match, its player and the player's
-    time zone (for the clocks, ``games.selectors.clocks``), in index order, read in one query
-    (``match_lock`` passes seats that lock the match row); none when the match is missing or
-    the id malformed."""
+    """The match's seat rows from ``seats``, each with its match, its player, the player's
+    time zone (for the clocks, ``games.selectors.clocks``) and whether the player is on
+    vacation (``games.selectors.vacations``), in index order, read in one query (``match_lock``
+    passes seats that lock the match row); none when the match is missing or the id
+    malformed."""
     try:
         return (seats.filter(match_id=match_id).select_related("match", "user")
-                .annotate(**zone_annotation()).order_by("index"))
+                .annotate(**zone_annotation(), **away_annotation()).order_by("index"))
     except (ValueError, ValidationError):
         return seats.none()
 
@@ -160,10 +162,11 @@ SEATS_ATTR = "seat_list"
 
 
 def seats_prefetch() -> Prefetch[Any]:
-    """For ``prefetch_related``: each match's seats with their players, in index order, in one
-    query for all the matches, kept where ``match_seats`` finds them."""
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"),
-                    to_attr=SEATS_ATTR)
+    """For ``prefetch_related``: each match's seats with their players (and whether each is on
+    vacation), in index order, in one query for all the matches, kept where ``match_seats``
+    finds them."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("user")
+                    .annotate(**away_annotation()).order_by("index"), to_attr=SEATS_ATTR)
 
 
 def match_seats(match: Match) -> list[Seat]:
@@ -209,10 +212,13 @@ def _player(user: User | None) -> shapes.PlayerRef | None:
     return {"username": user.username, "is_bot": user.is_bot}
 
 
-def seat_summary(seat: Seat, actors: Iterable[int]) -> shapes.Seat:
+def seat_summary(seat: Seat, actors: Iterable[int], *, away: bool = False) -> shapes.Seat:
+    """One seat as lists and details show it; ``away``: its player is on vacation
+    (``games.selectors.vacations.seats_away``)."""
     return {
         "index": seat.index,
         "player": _player(seat.user),
+        "on_vacation": away,
         "joined": seat.joined_at is not None,
         "to_act": seat.index in actors,
         "forfeited": seat.forfeited_at is not None,
@@ -239,7 +245,8 @@ def match_summary(match: Match, user: User | AnonymousUser) -> shapes.MatchSumma
         "updated_at": match.updated_at,
         "started_at": match.started_at,
         "finished_at": match.finished_at,
-        "seats": [seat_summary(seat, match.actors) for seat in seats],
+        "seats": [seat_summary(seat, match.actors, away=away)
+                  for seat, away in zip(seats, seats_away(seats), strict=True)],
         "to_act": list(match.actors),
         "your_seat": mine.index if mine else None,
         # From the match row alone, so it always agrees with to_act in the same answer.
@@ -275,6 +282,16 @@ def match_detail(match: Match, user: User | AnonymousUser, *,
         "clocks": clocks_view(match, match_seats(match), timezone.now()),
         **match_aftermath(match),
     }
+
+
+def match_etag(match: Match) -> str:
+    """The validator of the match's answers: its version and last change (``Match.etag``),
+    and the seats whose players are on vacation, which the answers show and which change
+    without the match changing (``-away0.2``; nothing when nobody is away)."""
+    away = [str(seat.index) for seat, flag in zip(match_seats(match),
+                                                  seats_away(match_seats(match)), strict=True)
+            if flag]
+    return f'{match.etag[:-1]}-away{".".join(away)}"' if away else match.etag
 
 
 def match_aftermath(match: Match) -> shapes.MatchAftermath:

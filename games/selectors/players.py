@@ -11,12 +11,14 @@ from accounts.models import User
 from games import ratings
 from games.models import Rating, RatingChange
 from games.selectors import shapes
+from games.selectors.vacations import player_away, player_away_annotation
 
 
 def player_get(*, username: str) -> User:
     if "\x00" in username:  # no username holds NUL, and PostgreSQL text cannot
         raise PlayerNotFound()
-    user = User.objects.filter(username=username, is_active=True).first()
+    user = (User.objects.filter(username=username, is_active=True)
+            .annotate(**player_away_annotation()).first())
     if user is None:
         raise PlayerNotFound()
     return user
@@ -34,6 +36,8 @@ def rating_summary(rating: Rating) -> shapes.Rating:
 
 
 def player_profile(*, user: User) -> shapes.Player:
+    """A player's public profile: whether they are on vacation (nothing of their bank) and
+    their rating per game."""
     return {
         "username": user.username,
         "is_bot": user.is_bot,
@@ -41,6 +45,7 @@ def player_profile(*, user: User) -> shapes.Player:
         "bot_game": user.bot_game or None,
         "bot_level": user.bot_level,
         "date_joined": user.date_joined,
+        "on_vacation": player_away(user),
         "ratings": [rating_summary(r) for r in Rating.objects.filter(user=user).order_by("game")],
     }
 

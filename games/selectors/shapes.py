@@ -63,6 +63,9 @@ class PlayerRef(TypedDict):
 class Seat(TypedDict):
     index: int
     player: PlayerRef | None
+    on_vacation: Annotated[bool, Doc(
+        "The seat's player is on vacation now (a person only: never a bot or an open seat). "
+        "Nothing else of the player's vacation is shown.")]
     joined: Annotated[bool, Doc("False for an invitation not yet accepted.")]
     to_act: bool
     forfeited: bool
@@ -339,6 +342,8 @@ class Player(TypedDict):
     bot_game: str | None
     bot_level: int | None
     date_joined: datetime
+    on_vacation: Annotated[bool, Doc(
+        "The player is on vacation now (never a bot). Nothing else of the vacation is shown.")]
     ratings: list[Rating]
 
 

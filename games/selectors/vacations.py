@@ -1,17 +1,33 @@
 """Reads of a player's vacation: the settings' policy, the stored bank (or the starting one of
-an account whose vacation never changed) and what the player is shown of it."""
+an account whose vacation never changed) and what the player is shown of it; and what everyone
+else is shown: only whether a person is on vacation, never the bank.
+
+A person is on vacation while the stored bank's ``since`` is set: from ``vacation_start`` until
+the vacation is ended by hand or by the sweep when the bank runs out. Bots never are. Seat rows
+read by ``match_rows`` or ``seats_prefetch`` carry the answer for their player
+(``away_annotation``), in the query that reads them; seats read otherwise get it in one query
+for all of them (``seats_away``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from django.conf import settings
+from django.db.models import Exists, F, OuterRef, QuerySet
+from django.db.models.fields.json import KT
 
 from accounts.models import User
 from games.clocks import vacation
 from games.clocks.instants import DAY, HOUR
-from games.models import Vacation
+from games.models import Seat, Vacation
 from games.selectors import shapes
+
+# Where a seat row read with ``away_annotation`` keeps whether its player is on vacation, and
+# the player it was read for (a seat filled after the read is read again).
+AWAY_ATTR = "player_away"
+AWAY_USER_ATTR = "player_away_user_id"
 
 
 def vacation_policy() -> vacation.VacationPolicy:
@@ -48,3 +64,51 @@ def vacation_status(*, user: User, now: datetime) -> shapes.Vacation:
         "accrual_seconds_per_day": rules.accrual_per_day,
         "as_of": now,
     }
+
+
+def running_vacations() -> QuerySet[Vacation]:
+    """The rows of the players on vacation: the stored bank's ``since`` is set (JSON null, or
+    no key, is SQL NULL through ``->>``)."""
+    return Vacation.objects.alias(running_since=KT("bank__since")).filter(
+        running_since__isnull=False)
+
+
+def away_annotation() -> dict[str, Exists | F]:
+    """For ``annotate`` on seat rows: whether each row's player is on vacation (``AWAY_ATTR``;
+    a subquery on the vacation row's primary key) and the player it was asked for."""
+    return {AWAY_ATTR: Exists(running_vacations().filter(user_id=OuterRef("user_id"))),
+            AWAY_USER_ATTR: F("user_id")}
+
+
+def _person(seat: Seat) -> bool:
+    return seat.user is not None and not seat.user.is_bot
+
+
+def seats_away(seats: Sequence[Seat]) -> list[bool]:
+    """Whether each seat's player is on vacation, in seat order (an open seat and a bot never
+    are): from the annotation the rows were read with, else read for all the seats that lack it
+    in one query."""
+    missing = [seat.user_id for seat in seats if seat.user_id is not None and _person(seat)
+               and getattr(seat, AWAY_USER_ATTR, None) != seat.user_id]
+    if missing:
+        away = set(running_vacations().filter(user_id__in=missing)
+                   .values_list("user_id", flat=True))
+        for seat in seats:
+            if seat.user_id in missing:
+                setattr(seat, AWAY_ATTR, seat.user_id in away)
+                setattr(seat, AWAY_USER_ATTR, seat.user_id)
+    return [_person(seat) and bool(getattr(seat, AWAY_ATTR)) for seat in seats]
+
+
+def player_away_annotation() -> dict[str, Exists]:
+    """For ``annotate`` on user rows: whether each is on vacation (``AWAY_ATTR``)."""
+    return {AWAY_ATTR: Exists(running_vacations().filter(user_id=OuterRef("pk")))}
+
+
+def player_away(user: User) -> bool:
+    """Whether the person is on vacation (a bot never is): what another player sees of their
+    vacation. From ``player_away_annotation`` when the user was read with it, else one query."""
+    if user.is_bot:
+        return False
+    known = getattr(user, AWAY_ATTR, None)
+    return known if known is not None else running_vacations().filter(user=user).exists()

@@ -1,6 +1,9 @@
 """The vacation section of the settings page in Chromium, on the live server: going on and
 coming back from vacation with the bank shown in days and hours, the auto-vacation switch and
 the reminder offsets, at a phone's width, in every language, axe-core clean, no console error.
+And what the others see: an "on vacation" badge after the player's name on the match page, in
+the inbox's lists and invitations, in the lobby's open seats and on the player's page, at a
+phone's width (375 px), in every language.
 """
 
 from __future__ import annotations
@@ -11,7 +14,11 @@ import pytest
 
 from games.models import Vacation
 from games.notify.models import NotificationSettings
+from games.services import match_create
+from games.services.matches import SeatSpec
+from games.services.vacations import vacation_end, vacation_start
 from tests.browser.conftest import web_pages
+from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory
 
 try:
@@ -26,6 +33,7 @@ pytestmark = [
 ]
 
 PHONE = {"width": 360, "height": 780}
+PHONE_375 = {"width": 375, "height": 812}
 # Per language: the browser's locale, the section's heading, the button that starts a
 # vacation, and the bank of a new account (20 days) as the page writes it.
 LANGUAGES = {
@@ -48,9 +56,9 @@ def _page(web, user, *, locale: str = "en-US", viewport: dict | None = None):
     return web.page_as(user, viewport or PHONE, bypass_csp=True, locale=locale)
 
 
-def _overflow(page) -> int:
+def _overflow(page, viewport: dict = PHONE) -> int:
     return page.evaluate("""width => Math.max(document.documentElement.scrollWidth,
-        window.innerWidth) - width""", PHONE["width"])
+        window.innerWidth) - width""", viewport["width"])
 
 
 def _axe(page, axe_source: str) -> list[dict]:
@@ -129,3 +137,68 @@ def test_the_section_in_every_language(pages, language):
         assert english not in text, (language, english)
     assert _overflow(page) <= 0
     pages.shot(page, f"vacation-{language}-phone360")
+
+
+# The badge in each language.
+AWAY = {"en": "on vacation", "fr": "en vacances", "pt-br": "de férias", "ko": "휴가 중"}
+
+
+def test_others_see_the_badge_wherever_the_player_is_named(pages, axe_source):
+    """In French, on a phone 375 px wide: the match page, the inbox (a running match, an
+    invitation), the lobby's open seats and the player's page mark basile, and nobody else;
+    each page fits the screen and axe-core finds nothing. Back from vacation, the mark is gone."""
+    match = two_people_nibble("anne", "basile")
+    anne, basile = (seat.user for seat in match.seats.order_by("index"))
+    match_create(user=basile, game="nimble", seats=[SeatSpec("me"),
+                                                    SeatSpec("user", username="anne")])
+    match_create(user=basile, game="nimble", seats=[SeatSpec("me"), SeatSpec("open")])
+    vacation_start(user=basile)
+    page = _page(pages, anne, locale="fr-FR", viewport=PHONE_375)
+
+    page.goto(f"/match/{match.id}")
+    badge = page.locator(".seat-chip[data-seat='1'] [data-away]")
+    expect(badge).to_have_text(AWAY["fr"])
+    expect(page.locator(".seat-chip[data-seat='0'] [data-away]")).to_have_count(0)
+    assert _overflow(page, PHONE_375) <= 0
+    assert _axe(page, axe_source) == []
+    pages.shot(page, "away-match-fr-phone375")
+
+    page.goto("/")
+    row = page.locator(f"#match-list tr[data-match='{match.id}']")
+    expect(row.locator("[data-away]")).to_have_text(AWAY["fr"])
+    expect(page.locator(".invitation [data-away]")).to_have_text(AWAY["fr"])
+    assert _overflow(page, PHONE_375) <= 0
+    assert _axe(page, axe_source) == []
+    pages.shot(page, "away-inbox-fr-phone375")
+
+    page.goto("/lobby")
+    expect(page.locator(".open-list [data-away]")).to_have_text(AWAY["fr"])
+    assert _overflow(page, PHONE_375) <= 0
+    assert _axe(page, axe_source) == []
+
+    page.goto("/player/basile")
+    expect(page.locator("h1 [data-away]")).to_have_text(AWAY["fr"])
+    assert _overflow(page, PHONE_375) <= 0
+    assert _axe(page, axe_source) == []
+    pages.shot(page, "away-player-fr-phone375")
+    page.goto("/player/anne")
+    expect(page.get_by_role("heading", level=1)).to_have_text("anne")
+    expect(page.locator("[data-away]")).to_have_count(0)
+
+    vacation_end(user=basile)
+    page.goto(f"/match/{match.id}")
+    expect(page.locator(".seat-chip[data-seat='1']")).to_contain_text("basile")
+    expect(page.locator("[data-away]")).to_have_count(0)
+
+
+@pytest.mark.parametrize("language", ["en", "pt-br", "ko"])
+def test_the_badge_in_every_language(pages, language):
+    first, second = (f"{name}_{language.replace('-', '_')}" for name in ("host", "away"))
+    match = two_people_nibble(first, second)
+    host = match.seats.get(index=0).user
+    vacation_start(user=match.seats.get(index=1).user)
+    page = _page(pages, host, locale=LANGUAGES[language][0], viewport=PHONE_375)
+    page.goto(f"/match/{match.id}")
+    expect(page.locator(".seat-chip[data-seat='1'] [data-away]")).to_have_text(AWAY[language])
+    assert _overflow(page, PHONE_375) <= 0
+    pages.shot(page, f"away-match-{language}-phone375")

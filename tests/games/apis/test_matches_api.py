@@ -19,7 +19,7 @@ SUMMARY_KEYS = {"id", "game", "status", "players", "rated", "version", "time_con
                 "invitation_pending", "outcome", "private", "unrated_reason"}
 DETAIL_KEYS = SUMMARY_KEYS | {"config", "view", "legal_moves", "seed", "clocks",
                               "rating_changes", "rematch", "rematch_of"}
-SEAT_KEYS = {"index", "player", "joined", "to_act", "forfeited", "rank", "score"}
+SEAT_KEYS = {"index", "player", "on_vacation", "joined", "to_act", "forfeited", "rank", "score"}
 
 
 # --------------------------------------------------------------------------- create
@@ -55,8 +55,8 @@ def test_create_with_an_invitation_and_a_clock(client_for, alice, bob):
     assert body["turn_seconds"] == 6 * 3600
     assert body["config"] == {"first_seat": 1, "early_finish": True}
     assert body["seats"][1] == {"index": 1, "player": {"username": "bob", "is_bot": False},
-                                "joined": False, "to_act": False, "forfeited": False,
-                                "rank": None, "score": None}
+                                "on_vacation": False, "joined": False, "to_act": False,
+                                "forfeited": False, "rank": None, "score": None}
 
 
 def test_create_with_days_per_turn(client_for, alice):

@@ -26,7 +26,7 @@ def test_me_describes_the_caller(client_for, alice):
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {"username", "is_bot", "bot_game", "bot_level", "date_joined",
-                         "ratings", "is_guest", "language"}
+                         "on_vacation", "ratings", "is_guest", "language"}
     assert body["username"] == "alice"
     assert body["is_guest"] is False and body["language"] is None
     assert body["is_bot"] is False and body["bot_game"] is None and body["bot_level"] is None

@@ -14,6 +14,7 @@ from games.catalog import games, get_engine
 from games.models import Match
 from games.movelog import state_at
 from games.services import match_system_step_run
+from games.services.vacations import vacation_end, vacation_start
 from tests.factories import BotFactory
 from tests.games.helpers import create_match
 from tests.games.matchplay import assert_error, match_url, submit
@@ -275,6 +276,42 @@ def test_etag_revalidation_and_headers(client_for, alice, bob):
     assert past["Cache-Control"].startswith("private, max-age=")
     assert a.get(board_url(match_id, 0),
                  headers={"If-None-Match": f'W/{past["ETag"]}'}).status_code == 304
+
+
+@pytest.mark.parametrize("game", sorted(games()))
+def test_a_player_on_vacation_is_marked_and_the_etag_follows(client_for, alice, bob, game):
+    a, b = client_for(alice), client_for(bob)
+    match_id = start(a, b, game)
+    before = a.get(board_url(match_id))
+    assert b"(on vacation)" not in before.content
+    vacation_start(user=bob)
+    marked = a.get(board_url(match_id), headers={"If-None-Match": before["ETag"]})
+    assert marked.status_code == 200 and marked["ETag"] != before["ETag"]
+    # The picture's validator carries the same marks as the detail's.
+    assert marked["ETag"] == f'{a.get(match_url(match_id))["ETag"][:-1]}-svg1"'
+    text = marked.content.decode("utf-8")
+    assert "bob (on vacation)" in text and "alice (on vacation)" not in text
+    # The title and description say it too, for screen readers.
+    root = ET.fromstring(marked.content)
+    assert "bob (on vacation)" in root.find(f"{NS}title").text + root.find(f"{NS}desc").text
+    again = a.get(board_url(match_id), headers={"If-None-Match": marked["ETag"]})
+    assert again.status_code == 304
+    vacation_end(user=bob)
+    back = a.get(board_url(match_id), headers={"If-None-Match": marked["ETag"]})
+    assert back.status_code == 200 and b"(on vacation)" not in back.content
+
+
+def test_a_past_position_marks_nobody(client_for, alice, bob):
+    a, b = client_for(alice), client_for(bob)
+    match_id = start(a, b, "nibble", config={"first_seat": 0})
+    act({0: a, 1: b}, match_id, "nibble")
+    assert a.post(match_url(match_id, "resign")).status_code == 200
+    past_before = a.get(board_url(match_id, 1))
+    vacation_start(user=bob)
+    past, past_text = a.get(board_url(match_id, 1)), picture(a, match_id, 1)[0]
+    assert past["ETag"] == past_before["ETag"] and past.content == past_before.content
+    assert "(on vacation)" not in past_text
+    assert b"bob (on vacation)" in a.get(board_url(match_id)).content
 
 
 def test_errors_are_the_json_envelope_whatever_the_client_accepts(client_for, alice, api_client):

@@ -11,6 +11,7 @@ import { gettext, interpolate } from "./i18n.js";
  * @typedef {object} Seat
  * @property {number} index
  * @property {PlayerRef | null} player
+ * @property {boolean} on_vacation the seat's player is on vacation now (never a bot)
  * @property {boolean} joined
  * @property {boolean} to_act
  * @property {boolean} forfeited

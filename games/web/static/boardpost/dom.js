@@ -113,6 +113,12 @@ export function notice(text, kind = "info") {
   if (text && kind !== "error") noticeTimer = setTimeout(() => notice(""), 6000);
 }
 
+/** The badge after the name of a player who is on vacation (a seat's or a profile's
+ * `on_vacation`), on the match page, in the lists and on the player page. */
+export function awayBadge() {
+  return h("span", { class: "tag away", dataset: { away: "true" } }, gettext("on vacation"));
+}
+
 /** @param {{player?: {username: string} | null} | null | undefined} seat */
 export function playerName(seat) {
   if (!seat || !seat.player) return gettext("open seat");

@@ -2,7 +2,7 @@
 // Words for a match summary (GET /api/matches, /api/me/inbox): whose turn, who won.
 
 import { gameModule } from "./catalog.js";
-import { playerName } from "./dom.js";
+import { awayBadge, playerName } from "./dom.js";
 import { formatList, gettext, interpolate, interpolateNodes, ngettext, ordinal } from "./i18n.js";
 
 export { ordinal };
@@ -100,12 +100,18 @@ export function resultText(match) {
     : gettext("Finished")) + suffix;
 }
 
-/** Opponents' names (or every seat for a match I only watch).
- * @param {Match} match */
-export function opponents(match) {
-  return match.seats
-    .filter((seat) => seat.index !== match.your_seat)
-    .map((seat) => (seat.player ? seat.player.username : gettext("open seat")));
+/** Players' names for a list, comma-separated, each followed by the "on vacation" badge
+ * where the player is away: the opponents (every seat for a match I only watch), or the seats
+ * `which` picks; open seats are named "open seat" unless `which` leaves them out.
+ * @param {Match} match
+ * @param {(seat: import("./api.js").Seat) => boolean} [which]
+ * @returns {(Node | string)[]} */
+export function opponentNodes(match, which = (seat) => seat.index !== match.your_seat) {
+  return match.seats.filter(which).flatMap((seat, i) => [
+    ...(i ? [", "] : []),
+    seat.player ? seat.player.username : gettext("open seat"),
+    ...(seat.on_vacation ? [awayBadge()] : []),
+  ]);
 }
 
 // ------------------------------------------------------------------ goals in players' words

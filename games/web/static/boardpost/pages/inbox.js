@@ -6,9 +6,9 @@ import { api, sameOrigin } from "../api.js";
 import { gameName, knownGames } from "../catalog.js";
 import { timeControlText } from "../clocks.js";
 import { clear, deadlineTag, h, link, notice, timeTag } from "../dom.js";
-import { gettext, interpolate, ordinal } from "../i18n.js";
+import { gettext, interpolate, interpolateNodes, ordinal } from "../i18n.js";
 import { choicePath, choiceSearch, dayGroups, listControls, readChoice } from "../matchlists.js";
-import { myTurn, opponents, statusText } from "../matchinfo.js";
+import { myTurn, opponentNodes, statusText } from "../matchinfo.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 /** @typedef {import("../api.js").Match} Match */
@@ -51,12 +51,19 @@ const FEED_TEXT = {
   vacation_ended: () => gettext("Your vacation is over: your clocks run again"),
 };
 
+/** The opponents' names, each marked when the player is on vacation; "—" for none.
+ * @param {Match} match */
+function against(match) {
+  const names = opponentNodes(match);
+  return names.length ? names : "—";
+}
+
 /** @param {Match} match */
 function matchRow(match) {
   const yourTurn = myTurn(match);
   return h("tr", { class: yourTurn ? "your-turn" : null, dataset: { match: match.id } },
     h("td", null, link(`/match/${match.id}`, gameName(match.game))),
-    h("td", null, opponents(match).join(", ") || "—"),
+    h("td", null, against(match)),
     h("td", null, h("span", { class: ["status", yourTurn && "go"] },
       yourTurn ? "▶ " : "", statusText(match))),
     h("td", null, match.status === "active" ? deadlineTag(match.deadline)
@@ -79,8 +86,7 @@ function table(caption, matches, empty) {
 
 /** @param {Match} match @param {() => Promise<void>} refresh @param {PageContext} ctx */
 function invitationItem(match, refresh, ctx) {
-  const by = match.seats.filter((s) => s.player && s.joined)
-    .map((s) => /** @type {import("../api.js").PlayerRef} */ (s.player).username);
+  const by = opponentNodes(match, (s) => Boolean(s.player && s.joined));
   const act = async (/** @type {string} */ what) => {
     try {
       await api.post(`/api/matches/${match.id}/${what}`);
@@ -91,9 +97,10 @@ function invitationItem(match, refresh, ctx) {
     }
   };
   return h("li", { class: "invitation", dataset: { match: match.id } },
-    h("span", null, interpolate(match.rated ? gettext("%(game)s with %(names)s (rated), %(clock)s")
+    h("span", null, interpolateNodes(match.rated
+      ? gettext("%(game)s with %(names)s (rated), %(clock)s")
       : gettext("%(game)s with %(names)s (casual), %(clock)s"), {
-      game: gameName(match.game), names: by.join(", ") || "?",
+      game: gameName(match.game), names: by.length ? h("span", null, by) : "?",
       clock: timeControlText(match.time_control),
     })),
     " ",
@@ -111,7 +118,7 @@ const RECENT = 10;
 function finishedRow(match) {
   return h("tr", { dataset: { match: match.id } },
     h("td", null, link(`/match/${match.id}`, gameName(match.game))),
-    h("td", null, opponents(match).join(", ") || "—"),
+    h("td", null, against(match)),
     h("td", null, statusText(match)),
     h("td", null, timeTag(match.finished_at)));
 }

@@ -7,8 +7,8 @@ import { api } from "../api.js";
 import { gameModule, gameName, loadGames } from "../catalog.js";
 import { chosenTimeControl, clockSelect, timeControlText } from "../clocks.js";
 import { clear, h, link, notice, put, timeTag } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
-import { opponents } from "../matchinfo.js";
+import { gettext, interpolate, interpolateNodes, ngettext } from "../i18n.js";
+import { opponentNodes } from "../matchinfo.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 /** @typedef {import("../catalog.js").Game} Game */
@@ -341,6 +341,13 @@ function createForm(games, ctx) {
   return node;
 }
 
+/** Who sits at an open match already (each marked when on vacation), or "nobody yet".
+ * @param {import("../api.js").Match} match */
+function players(match) {
+  const names = opponentNodes(match, (seat) => Boolean(seat.player));
+  return names.length ? h("span", null, names) : gettext("nobody yet");
+}
+
 /** @param {import("../api.js").Match[]} matches @param {PageContext} ctx */
 function openList(matches, ctx) {
   if (!matches.length) return h("p", { class: "muted" }, gettext("No open seats right now."));
@@ -350,10 +357,7 @@ function openList(matches, ctx) {
   h("strong", null, gameName(match.game)), " · ",
   interpolate(ngettext("%(n)s player", "%(n)s players", match.players), { n: match.players }),
   " · ",
-  interpolate(gettext("with %(names)s"), {
-    names: opponents(match).filter((n) => n !== gettext("open seat")).join(", ")
-      || gettext("nobody yet"),
-  }), " · ",
+  interpolateNodes(gettext("with %(names)s"), { names: players(match) }), " · ",
   match.rated ? gettext("rated") : gettext("casual"), ` · ${timeControlText(match.time_control)} · `,
   timeTag(match.created_at), " ",
   h("button", {

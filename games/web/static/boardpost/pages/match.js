@@ -7,7 +7,7 @@ import { api, ApiError, live, markSeen, newKey, request, session } from "../api.
 import { gameName, loadGameModule } from "../catalog.js";
 import { seatClock, tickClocks, timeControlText } from "../clocks.js";
 import {
-  clear, deadlineTag, h, link, notice, preserveFocus, timeTag, withTime,
+  awayBadge, clear, deadlineTag, h, link, notice, preserveFocus, timeTag, withTime,
 } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { consistent, goalLine, myTurn, ordinal, statusText } from "../matchinfo.js";
@@ -284,6 +284,7 @@ export async function render(main, [id], ctx) {
       name,
       seat.player?.is_bot ? h("span", { class: "tag" }, gettext("bot")) : null,
       seat.index === mySeat ? h("span", { class: "tag you" }, gettext("you")) : null,
+      seat.on_vacation ? awayBadge() : null,
       seat.player && !seat.joined ? h("span", { class: "tag" }, gettext("invited")) : null,
       seat.forfeited ? h("span", { class: "tag" }, gettext("left")) : null,
       m.status === "active" ? seatClock(m.clocks, seat.index, receivedAt) : null,

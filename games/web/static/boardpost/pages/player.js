@@ -3,7 +3,7 @@
 
 import { allPages, api, request, session } from "../api.js";
 import { gameName } from "../catalog.js";
-import { dateTime, h, link, put } from "../dom.js";
+import { awayBadge, dateTime, h, link, put } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { ordinal } from "../matchinfo.js";
 import { ratingChart } from "../chart.js";
@@ -97,7 +97,8 @@ export async function render(main, [username], ctx) {
   put(main,
     h("h1", null, player.username,
       player.is_bot ? h("span", { class: "tag" }, gettext("bot")) : null,
-      player.is_guest ? h("span", { class: "tag" }, gettext("guest")) : null),
+      player.is_guest ? h("span", { class: "tag" }, gettext("guest")) : null,
+      player.on_vacation ? awayBadge() : null),
     h("p", { class: "muted" }, player.is_bot
       ? interpolate(gettext("%(game)s bot, level %(level)s"),
         { game: gameName(player.bot_game), level: player.bot_level })
