@@ -23,7 +23,7 @@ from games.exceptions import MatchNotStarted
 from games.kit.protocol import Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
 from games.services import due, scheduling
-from games.services.clocks import clocks_advance, clocks_stop
+from games.services.clocks import CLOCK_FIELDS, clocks_advance, clocks_stop
 from games.services.locking import LockedMatch, lock_held
 from games.services.notifications import match_changed, notify, wake_after_commit
 
@@ -60,19 +60,16 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
               mover=seat if kind == Move.Kind.MOVE else None)
     outcome = engine.outcome(transition.state)
     if outcome is not None:
-        _finish(locked, outcome, ["version", "state", "actors", "clocks", "deadline"])
+        _finish(locked, outcome, ["version", "state", "actors", *CLOCK_FIELDS])
         return move
     # What the match now waits for is written with the transition itself (see games.services.due).
     work = due.work_of(match, locked.seats, engine, locked.state)
     due.mark(match, work)
     # When the set of seats the match waits for grows, a new turn has begun for all of them
-    # (in a simultaneous draft the last to place is among them again): its deadline is owed a
-    # reminder, even one that falls on the same second as the last turn's.
+    # (in a simultaneous draft the last to place is among them again): each is told.
     newly_to_act = set(match.actors) if set(match.actors) - previous_actors else set()
-    if newly_to_act:
-        match.reminded_deadline = None
-    match.save(update_fields=["version", "state", "actors", "clocks", "deadline", "work_due_at",
-                              "reminded_deadline", "updated_at"])
+    match.save(update_fields=["version", "state", "actors", *CLOCK_FIELDS, "work_due_at",
+                              "updated_at"])
     wake: set[str] = set()
     _notify_turns(locked, newly_to_act, wake)
     match_changed(match, wake)
@@ -97,7 +94,7 @@ def decide(*, locked: LockedMatch, outcome: Outcome) -> Move:
     match.actors = []
     match.deadline = None
     clocks_stop(locked, now=timezone.now())
-    _finish(locked, outcome, ["version", "actors", "clocks", "deadline"])
+    _finish(locked, outcome, ["version", "actors", *CLOCK_FIELDS])
     return move
 
 
@@ -140,7 +137,7 @@ def start(*, locked: LockedMatch, state: Any) -> None:
             seat.bot_tick_at = match.started_at
         Seat.objects.bulk_update(race_seats, ["bot_tick_at"])
     due.mark(match, work, match.started_at)
-    match.save(update_fields=["status", "started_at", "state", "actors", "clocks", "deadline",
+    match.save(update_fields=["status", "started_at", "state", "actors", *CLOCK_FIELDS,
                               "work_due_at", "updated_at"])
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_STARTED, match=match,
            game=match.game)
@@ -161,7 +158,7 @@ def abort(*, locked: LockedMatch, reason: str) -> None:
     clocks_stop(locked, now=match.finished_at)
     match.outcome = {"reason": reason}
     match.work_due_at = None
-    match.save(update_fields=["status", "finished_at", "actors", "clocks", "deadline", "outcome",
+    match.save(update_fields=["status", "finished_at", "actors", *CLOCK_FIELDS, "outcome",
                               "work_due_at", "updated_at"])
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)

@@ -5,7 +5,9 @@ After every transition the recording path moves the seats' clocks on here
 move, and those of the seats now to act begin) and the match's deadline becomes the soonest of
 their deadlines, the one the sweep waits for. The deadline sweep asks which seats ran out
 (``late_seats``). Storage: ``Match.time_control`` and ``Match.clocks`` (see
-``games.selectors.clocks``, which reads them); nothing else writes them.
+``games.selectors.clocks``, which reads them); nothing else writes them, and every change of
+the clocks goes through ``clocks_store``, so the seats' reminders
+(``games.services.reminders``) follow every one.
 
 A seat that left the match (resigned, timed out, banned) has no clock running any more, even
 where the game lets a bot play its cards on: nothing waits on it but the due-work sweep.
@@ -13,7 +15,7 @@ where the game lets a bot play its cards on: nothing waits on it but the due-wor
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +25,8 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.clocks import clock, control
+from games.clocks.calendar import Calendar
+from games.clocks.clock import Clocks
 from games.clocks.control import TimeControl
 from games.clocks.errors import ClockError
 from games.exceptions import InvalidTimeControl
@@ -34,6 +38,10 @@ from games.selectors.clocks import (
     seat_calendars,
 )
 from games.services.locking import LockedMatch, match_lock
+from games.services.reminders import REMINDER_FIELDS, reminders_follow_clocks
+
+# The match row's fields that change with its clocks, for every save after ``clocks_store``.
+CLOCK_FIELDS = ["clocks", "deadline", *REMINDER_FIELDS]
 
 
 def _time_control_message(error: ClockError) -> str:
@@ -70,27 +78,38 @@ def clocks_advance(locked: LockedMatch, *, actors: Iterable[int], now: datetime,
                    mover: int | None = None, new_turn: bool = False) -> datetime | None:
     """Move the locked match's clocks on after a transition: ``actors`` must act now, ``mover``
     (if any) has just moved, ``new_turn``: the seats to act grew, so a new turn begins for the
-    mover too if it must act again (the last to place in a simultaneous draft). Sets
-    ``match.clocks`` (the caller saves it) and returns the soonest deadline; None without a
-    time control."""
+    mover too if it must act again (the last to place in a simultaneous draft). Stores the
+    clocks (``clocks_store``: the caller saves ``CLOCK_FIELDS``) and returns the soonest
+    deadline; None without a time control."""
     match = locked.match
     timing = match_control(match)
     if timing is None:
         return None
-    clocks = match_clocks(match) or clock.new_clocks(timing, match.num_players)
+    before = match_clocks(match)
+    clocks = before or clock.new_clocks(timing, match.num_players)
     now = not_before(now, clocks)
     calendars = seat_calendars(timing, locked.seats)
     running = sorted(seat for seat in set(actors) if locked.seats[seat].forfeited_at is None)
     if new_turn and mover in running and mover is not None and clocks[mover].on_turn:
         clocks = clock.move(timing, clocks, mover, now, calendars[mover])
     clocks = clock.advance(timing, clocks, running, now, calendars, mover)
-    match.clocks = clock.dump_clocks(clocks)
+    clocks_store(locked, before, clocks, calendars)
     return clock.soonest_deadline(clocks, calendars)
 
 
+def clocks_store(locked: LockedMatch, before: Clocks | None, after: Clocks,
+                 calendars: Sequence[Calendar]) -> None:
+    """The one place the locked match's clocks change: ``after`` becomes ``match.clocks``
+    (``before``: the clocks it had, None for none), and its reminders follow them
+    (``games.services.reminders``: a seat whose clock changed is reminded anew, and the
+    match's next reminder is counted with ``calendars``). The caller saves ``CLOCK_FIELDS``."""
+    locked.match.clocks = clock.dump_clocks(after)
+    reminders_follow_clocks(locked, before, after, calendars)
+
+
 def clocks_stop(locked: LockedMatch, *, now: datetime) -> None:
-    """The match ended or was called off: every turn ends (``match.clocks``, saved by the
-    caller)."""
+    """The match ended or was called off: every turn ends, and no reminder is left
+    (``CLOCK_FIELDS``, saved by the caller)."""
     clocks_advance(locked, actors=(), now=now)
 
 
@@ -100,16 +119,6 @@ def clocks_deadline(locked: LockedMatch) -> datetime | None:
     if timing is None or clocks is None:
         return None
     return clock.soonest_deadline(clocks, seat_calendars(timing, locked.seats))
-
-
-def seat_deadlines(locked: LockedMatch) -> dict[int, datetime]:
-    """Each seat's deadline, for the seats whose clocks run."""
-    timing, clocks = match_control(locked.match), match_clocks(locked.match)
-    if timing is None or clocks is None:
-        return {}
-    calendars = seat_calendars(timing, locked.seats)
-    due = {seat: clock.deadline(clocks, seat, cal) for seat, cal in enumerate(calendars)}
-    return {seat: moment for seat, moment in due.items() if moment is not None}
 
 
 def late_seats(locked: LockedMatch, *, now: datetime) -> list[Seat]:
@@ -141,12 +150,12 @@ def player_time_zone_change(*, user: User, zone: str, now: datetime | None = Non
         if timing is None or clocks is None or seat is None:
             continue
         calendars = seat_calendars(timing, locked.seats)
-        clocks = clock.settle(clocks, seat.index, not_before(now, clocks),
-                              calendars[seat.index])
-        locked.match.clocks = clock.dump_clocks(clocks)
+        settled = clock.settle(clocks, seat.index, not_before(now, clocks),
+                               calendars[seat.index])
+        counted = seat_calendars(timing, locked.seats, {seat.index: zone})
+        clocks_store(locked, clocks, settled, counted)
         if not locked.engine.is_realtime(locked.state):
-            locked.match.deadline = clock.soonest_deadline(
-                clocks, seat_calendars(timing, locked.seats, {seat.index: zone}))
-        locked.match.save(update_fields=["clocks", "deadline", "updated_at"])
+            locked.match.deadline = clock.soonest_deadline(settled, counted)
+        locked.match.save(update_fields=[*CLOCK_FIELDS, "updated_at"])
         changed += 1
     return changed
