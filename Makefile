@@ -104,7 +104,8 @@ profile-moves: $(STAMP)
 	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) THROTTLE_USER=1000000/min DJANGO_DEBUG=false \
 	  $(BIN)/python manage.py profile_moves
 
-## make bench-sweep: the deadline and due-work sweeps over 100,000 matches (PostgreSQL)
+## make bench-sweep: the deadline (expiry and reminders) and due-work sweeps over 100,000
+## matches (PostgreSQL)
 bench-sweep: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0

@@ -153,8 +153,8 @@ class MatchAdmin(Moderating, ReadOnly, admin.ModelAdmin):
     readonly_fields = ["id", "game", "config", "num_players", "status", "rated", "created_by",
                        "version", "actors", "outcome", "time_control", "clocks", "deadline",
                        "unrated_reason", "created_at", "started_at", "finished_at", "work_due_at",
-                       "state_json"]
-    exclude = ["state", "seed", "reminded_deadline"]
+                       "reminders_sent", "next_reminder_at", "state_json"]
+    exclude = ["state", "seed"]
     inlines = [SeatInline, MoveInline, AuditInline]
     actions = ["abort_matches"]
 

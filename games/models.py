@@ -51,8 +51,14 @@ class Match(models.Model):
     # (games.clocks.clock.soonest_deadline), or a real-time race's idle limit; null when no
     # clock runs.
     deadline = models.DateTimeField(null=True, blank=True)
-    # The deadline a "deadline soon" reminder was sent for, so each deadline is reminded once.
-    reminded_deadline = models.DateTimeField(null=True, blank=True)
+    # The seats' "deadline soon" reminders (games.services.reminders): for each seat, in seat
+    # order, the offsets (seconds before its deadline) already reminded for its clock's current
+    # stretch (a new turn, or a clock started again, begins a new one); null for a casual match.
+    # ``next_reminder_at`` is the soonest instant one of them is due, null when none is left:
+    # the reminder sweep reads only the rows due, through a partial index. Both change with the
+    # clocks, in the recording path, and after each reminder sent.
+    reminders_sent = models.JSONField(null=True, blank=True)
+    next_reminder_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -89,6 +95,8 @@ class Match(models.Model):
                          condition=Q(status="active", deadline__isnull=False)),
             models.Index(fields=["work_due_at"], name="match_work_due",
                          condition=Q(work_due_at__isnull=False)),
+            models.Index(fields=["next_reminder_at"], name="match_reminder_due",
+                         condition=Q(next_reminder_at__isnull=False)),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(num_players__gte=1, num_players__lte=4),

@@ -233,7 +233,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.6.0",
+    "VERSION": "2.7.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -377,8 +377,6 @@ NOTIFY_SWEEP_GRACE_SECONDS = env.float("NOTIFY_SWEEP_GRACE_SECONDS", default=60.
 NOTIFY_SWEEP_LOOKBACK_SECONDS = env.float("NOTIFY_SWEEP_LOOKBACK_SECONDS", default=86400.0)
 NOTIFY_SWEEP_STUCK_SECONDS = env.float("NOTIFY_SWEEP_STUCK_SECONDS", default=900.0)
 
-# Correspondence: a "deadline soon" reminder goes out once when a deadline is this close.
-DEADLINE_REMINDER_SECONDS = env.int("DEADLINE_REMINDER_SECONDS", default=3 * 3600)
 # Vacation (games.services.vacations): the bank a new account starts with, what each day off
 # vacation adds to it and the most it holds, all checked by games.clocks.vacation.policy. The
 # vacation sweep ends vacations that used up their bank and sends the "one day left" warnings.

@@ -120,14 +120,18 @@ REMINDER_OFFSETS_HELP = (
     "Seconds before each deadline at which to be reminded (default 86400, 14400, 3600): at "
     f"most {REMINDER_OFFSETS_MAX} distinct offsets, each from {REMINDER_OFFSET_MIN} (15 "
     f"minutes) to {REMINDER_OFFSET_MAX} (7 days); [] for none. Anything else is "
-    "invalid_reminder_offsets.")
+    "invalid_reminder_offsets. A deadline_soon entry goes out at each, once per deadline of "
+    "your own seat's clock, except where the turn began with no more time than the offset; "
+    "new offsets count at once in running matches.")
 
 
 class SettingsInputSerializer(StrictSerializer):
     preferences = PreferencesSerializer(required=False)
     reminder_offsets = ReminderOffsetsField(required=False, help_text=REMINDER_OFFSETS_HELP)
     email_digest = serializers.BooleanField(required=False, help_text=(
-        "Mails come as one daily digest instead of one mail each."))
+        "Mails come as one daily digest instead of one mail each; the digest also lists the "
+        "matches where it is your turn with less than a day left (while deadline_soon mails "
+        "are on), and goes out for that list alone."))
     digest_hour = serializers.IntegerField(required=False, min_value=0, max_value=23, help_text=(
         "The hour of the day (0-23, in time_zone) the digest goes out."))
     time_zone = serializers.CharField(required=False, max_length=64, help_text=(

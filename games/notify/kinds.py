@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.utils.translation import get_language, gettext_noop
+from django.utils.translation import get_language, gettext_noop, ngettext
 from django.utils.translation import gettext as _
 
 from games.models import UserEvent
@@ -105,6 +105,20 @@ def _when(value: Any) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def duration(seconds: int) -> str:
+    """A stretch of time in the active language, rounded to what a reminder would say: minutes
+    under about an hour, hours under two days, days beyond ("45 minutes", "4 hours",
+    "3 days")."""
+    minutes = max(1, round(seconds / 60))
+    if minutes < 55:
+        return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    hours = max(1, round(seconds / 3600))
+    if hours < 48:
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+    days = round(seconds / 86400)
+    return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+
+
 def _ordinal(rank: int) -> str:
     """A finishing place in the active language: 1st, 1er, 1º, 1위."""
     language = (get_language() or "en").lower()
@@ -141,7 +155,11 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
                 else _("It is your move."))
     elif kind == Kind.DEADLINE_SOON:
         deadline = _when(data.get("deadline"))
-        title = _("%(game)s: your deadline is near") % {"game": game}
+        left = data.get("left_seconds")
+        title = (_("%(game)s: about %(time)s left to move") % {"game": game,
+                                                               "time": duration(left)}
+                 if isinstance(left, int) and left > 0
+                 else _("%(game)s: your deadline is near") % {"game": game})
         body = (_("Move by %(deadline)s or the match goes on without you.")
                 % {"deadline": deadline} if deadline
                 else _("Move soon or the match goes on without you."))

@@ -92,15 +92,22 @@ def notification_mail(*, user_id: int, to: str, message: Message) -> EmailMultiA
     }, unsubscribe=unsubscribe_url(user_id, ALL))
 
 
-def digest_mail(*, user_id: int, to: str,
-                messages: Sequence[Message]) -> EmailMultiAlternatives:
-    """The day's notifications in one mail."""
+def digest_mail(*, user_id: int, to: str, messages: Sequence[Message],
+                ending: Sequence[dict[str, str]] = ()) -> EmailMultiAlternatives:
+    """The day's notifications in one mail, and the turns ending in less than a day
+    (``ending``: each line's ``text`` and ``link``)."""
     items = [{"message": m, "link": site_url(m.path)} for m in messages]
     count = len(items)
-    subject = ngettext("Boardpost: %(count)d update from your matches",
-                       "Boardpost: %(count)d updates from your matches", count) % {"count": count}
+    if count:
+        subject = ngettext("Boardpost: %(count)d update from your matches",
+                           "Boardpost: %(count)d updates from your matches", count) % {
+                               "count": count}
+    else:
+        subject = ngettext("Boardpost: %(count)d match with less than a day left to move",
+                           "Boardpost: %(count)d matches with less than a day left to move",
+                           len(ending)) % {"count": len(ending)}
     return _mail(to=to, subject=subject, template="digest",
-                 context={"items": items, "inbox": site_url("/inbox"),
+                 context={"items": items, "ending": list(ending), "inbox": site_url("/inbox"),
                           "settings_link": site_url("/notifications")},
                  unsubscribe=unsubscribe_url(user_id, ALL))
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import CharField
+from django.db.models import CharField, JSONField
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext
 
@@ -26,7 +26,7 @@ from games.notify.models import (
     NotificationSettings,
     default_reminder_offsets,
 )
-from games.services import player_time_zone_change
+from games.services import player_reminders_recount, player_time_zone_change
 
 
 def settings_of(user_ids: Iterable[int]) -> dict[int, NotificationSettings]:
@@ -62,6 +62,17 @@ def user_time_zone(user_column: str) -> RawSQL:
     table = connection.ops.quote_name(NotificationSettings._meta.db_table)
     return RawSQL(f"(SELECT z.time_zone FROM {table} z WHERE z.user_id = {user_column})", (),
                   output_field=CharField())
+
+
+@lru_cache(maxsize=16)
+def user_reminder_offsets(user_column: str) -> RawSQL:
+    """The reminder offsets of the user whose id is in ``user_column`` (quoted SQL), a JSON
+    list, NULL for one without settings (the defaults): a subquery on the settings' primary
+    key, read with every lock of a match (registered with
+    ``games.services.reminder_offsets`` when the app starts)."""
+    table = connection.ops.quote_name(NotificationSettings._meta.db_table)
+    return RawSQL(f"(SELECT r.reminder_offsets FROM {table} r WHERE r.user_id = {user_column})",
+                  (), output_field=JSONField())
 
 
 def time_zone_valid(name: str) -> bool:
@@ -111,7 +122,7 @@ def preferences_update(*, user: User, preferences: Mapping[str, Mapping[str, boo
                        reminder_offsets: Iterable[object] | None = None) -> NotificationSettings:
     """Change what is given (``time_zone``: an IANA name, checked by the caller with
     ``time_zone_valid``; ``reminder_offsets``: checked here, ``InvalidReminderOffsets``
-    changing nothing)."""
+    changing nothing; new offsets take effect in the player's running matches at once)."""
     offsets = None if reminder_offsets is None else reminder_offsets_checked(reminder_offsets)
     with transaction.atomic():
         prefs, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
@@ -127,9 +138,14 @@ def preferences_update(*, user: User, preferences: Mapping[str, Mapping[str, boo
             # The clocks pausing on weekends charge the time used so far in the old zone.
             player_time_zone_change(user=user, zone=time_zone)
             prefs.time_zone = time_zone
+        recount = offsets is not None and offsets != prefs.reminder_offsets
         if offsets is not None:
             prefs.reminder_offsets = offsets
         prefs.save()
+        if recount:
+            # The running matches' next reminders are counted with the new offsets (read
+            # with each match's lock, so after they are saved).
+            player_reminders_recount(user=user)
         return prefs
 
 

@@ -227,11 +227,12 @@ class UserEvent(TypedDict):
     match: Annotated[str | None, UUID_TEXT]
     game: str | None
     data: Annotated[dict[str, Any], Doc(
-        "Depends on the type: e.g. `version` and `deadline` (your_turn), `rank` and `reason` "
-        "(match_finished), `before` and `after` (rating_changed), `by` (invited), "
-        "`runs_out_at` and `left_seconds` (vacation_ending), `since` and `ended_at` "
-        "(vacation_ended), `since` and `runs_out_at` (auto_vacation_started, with the match "
-        "whose deadline passed).")]
+        "Depends on the type: e.g. `version` and `deadline` (your_turn), `deadline` (the "
+        "player's own), `offset` (the reminder's, seconds before it) and `left_seconds` "
+        "(running time left then) (deadline_soon), `rank` and `reason` (match_finished), "
+        "`before` and `after` (rating_changed), `by` (invited), `runs_out_at` and "
+        "`left_seconds` (vacation_ending), `since` and `ended_at` (vacation_ended), `since` "
+        "and `runs_out_at` (auto_vacation_started, with the match whose deadline passed).")]
     created_at: datetime
 
 

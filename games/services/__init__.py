@@ -14,11 +14,7 @@ from games.services.bots import (
     match_bot_race_tick,
 )
 from games.services.clocks import player_time_zone_change
-from games.services.deadlines import (
-    deadlines_sweep,
-    match_deadline_expire,
-    match_deadline_remind,
-)
+from games.services.deadlines import deadlines_sweep, match_deadline_expire
 from games.services.due import due_work_sweep
 from games.services.leaving import match_abort, match_resign
 from games.services.locking import LockedMatch, match_lock
@@ -36,6 +32,11 @@ from games.services.moves import (
     request_fingerprint,
 )
 from games.services.ratings import match_rate
+from games.services.reminders import (
+    match_reminders_send,
+    player_reminders_recount,
+    reminders_sweep,
+)
 from games.services.system import match_system_step_run
 from games.services.vacations import (
     auto_vacation_set,
@@ -49,8 +50,9 @@ from games.services.vacations import (
 __all__ = ["LockedMatch", "MoveResult", "SeatSpec", "auto_vacation_set", "bot_account_ensure",
            "bot_accounts_ensure", "bot_levels", "bot_username", "deadlines_sweep", "due_work_sweep",
            "match_abort", "match_bot_move_play", "match_bot_race_tick", "match_create",
-           "match_deadline_expire", "match_deadline_remind", "match_decline", "match_join",
-           "match_lock", "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
-           "match_resign", "match_system_step_run", "player_time_zone_change",
+           "match_deadline_expire", "match_decline", "match_join", "match_lock",
+           "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
+           "match_reminders_send", "match_resign", "match_system_step_run",
+           "player_reminders_recount", "player_time_zone_change", "reminders_sweep",
            "request_fingerprint", "vacation_end", "vacation_run_out", "vacation_start",
            "vacation_warn", "vacations_sweep"]

@@ -20,16 +20,18 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import movelog
-from games.clocks import clock
 from games.clocks.clock import Clocks
 from games.exceptions import MatchNotStarted
 from games.kit.protocol import Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
+from games.selectors.clocks import match_clocks, match_control, seat_calendars
 from games.services import due, scheduling
 from games.services.clocks import (
+    CLOCK_FIELDS,
     clocks_advance,
     clocks_deadline,
     clocks_stop,
+    clocks_store,
     seats_away_at_start,
 )
 from games.services.locking import LockedMatch, lock_held
@@ -68,19 +70,16 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
               mover=seat if kind == Move.Kind.MOVE else None)
     outcome = engine.outcome(transition.state)
     if outcome is not None:
-        _finish(locked, outcome, ["version", "state", "actors", "deadline"])
+        _finish(locked, outcome, ["version", "state", "actors"])
         return move
     # What the match now waits for is written with the transition itself (see games.services.due).
     work = due.work_of(match, locked.seats, engine, locked.state)
     due.mark(match, work)
     # When the set of seats the match waits for grows, a new turn has begun for all of them
-    # (in a simultaneous draft the last to place is among them again): its deadline is owed a
-    # reminder, even one that falls on the same second as the last turn's.
+    # (in a simultaneous draft the last to place is among them again): each is told.
     newly_to_act = set(match.actors) if set(match.actors) - previous_actors else set()
-    if newly_to_act:
-        match.reminded_deadline = None
-    match.save(update_fields=["version", "state", "actors", "clocks", "deadline", "work_due_at",
-                              "reminded_deadline", "updated_at"])
+    match.save(update_fields=["version", "state", "actors", *CLOCK_FIELDS, "work_due_at",
+                              "updated_at"])
     wake: set[str] = set()
     _notify_turns(locked, newly_to_act, wake)
     match_changed(match, wake)
@@ -104,7 +103,7 @@ def decide(*, locked: LockedMatch, outcome: Outcome) -> Move:
                                events=movelog.declared_events(outcome))
     match.actors = []
     match.deadline = None
-    _finish(locked, outcome, ["version", "actors", "deadline"])
+    _finish(locked, outcome, ["version", "actors"])
     return move
 
 
@@ -121,12 +120,14 @@ def clocks_record(*, locked: LockedMatch, clocks: Clocks, payload: dict[str, Any
     match.version += 1
     move = Move.objects.create(match=match, seq=match.version, kind=Move.Kind.SYSTEM, seat=None,
                                user=None, payload=payload, events=[])
-    match.clocks = clock.dump_clocks(clocks)
+    timing = match_control(match)
+    if timing is not None:
+        clocks_store(locked, match_clocks(match), clocks, seat_calendars(timing, locked.seats))
     if not locked.engine.is_realtime(locked.state):
         match.deadline = clocks_deadline(locked)
     work = due.work_of(match, locked.seats, locked.engine, locked.state)
     due.mark(match, work)
-    match.save(update_fields=["version", "clocks", "deadline", "work_due_at", "updated_at"])
+    match.save(update_fields=["version", *CLOCK_FIELDS, "work_due_at", "updated_at"])
     match_changed(match)
     _schedule_follow_ups(match, work)
     return move
@@ -143,7 +144,7 @@ def _finish(locked: LockedMatch, outcome: Outcome, fields: list[str]) -> None:
     match.outcome = outcome.as_dict()
     work = due.work_of(match, locked.seats, locked.engine, locked.state)
     due.mark(match, work)
-    match.save(update_fields=[*fields, "clocks", "status", "finished_at", "outcome",
+    match.save(update_fields=[*fields, *CLOCK_FIELDS, "status", "finished_at", "outcome",
                               "work_due_at", "updated_at"])
     _record_results(locked.seats, outcome.ranks, outcome.scores)
     wake: set[str] = set()
@@ -180,7 +181,7 @@ def start(*, locked: LockedMatch, state: Any) -> None:
             seat.bot_tick_at = match.started_at
         Seat.objects.bulk_update(race_seats, ["bot_tick_at"])
     due.mark(match, work, match.started_at)
-    match.save(update_fields=["status", "started_at", "state", "actors", "clocks", "deadline",
+    match.save(update_fields=["status", "started_at", "state", "actors", *CLOCK_FIELDS,
                               "work_due_at", "version", "updated_at"])
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_STARTED, match=match,
            game=match.game)
@@ -201,7 +202,7 @@ def abort(*, locked: LockedMatch, reason: str) -> None:
     clocks_stop(locked, now=match.finished_at)
     match.outcome = {"reason": reason}
     match.work_due_at = None
-    match.save(update_fields=["status", "finished_at", "actors", "clocks", "deadline", "outcome",
+    match.save(update_fields=["status", "finished_at", "actors", *CLOCK_FIELDS, "outcome",
                               "work_due_at", "updated_at"])
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)

@@ -8,7 +8,9 @@ their deadlines, the one the sweep waits for. The deadline sweep asks which seat
 (``clocks_vacation``, recorded by the recording path as a clock-only entry), and a match that
 starts while a player is away starts with that seat's clock stopped
 (``seats_away_at_start``). Storage: ``Match.time_control`` and ``Match.clocks`` (see
-``games.selectors.clocks``, which reads them); nothing else writes them.
+``games.selectors.clocks``, which reads them); nothing else writes them, and every change of
+the clocks goes through ``clocks_store``, so the seats' reminders
+(``games.services.reminders``) follow every one.
 
 A seat that left the match (resigned, timed out, banned) has no clock running any more, even
 where the game lets a bot play its cards on: nothing waits on it but the due-work sweep.
@@ -16,7 +18,7 @@ where the game lets a bot play its cards on: nothing waits on it but the due-wor
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -26,6 +28,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.clocks import clock, control
+from games.clocks.calendar import Calendar
 from games.clocks.clock import Clocks
 from games.clocks.control import TimeControl
 from games.clocks.errors import ClockError
@@ -41,6 +44,10 @@ from games.selectors.clocks import (
 )
 from games.selectors.vacations import away_at
 from games.services.locking import LockedMatch, match_lock, matches_lock, vacations_lock
+from games.services.reminders import REMINDER_FIELDS, reminders_follow_clocks
+
+# The match row's fields that change with its clocks, for every save after ``clocks_store``.
+CLOCK_FIELDS = ["clocks", "deadline", *REMINDER_FIELDS]
 
 
 def _time_control_message(error: ClockError) -> str:
@@ -80,13 +87,14 @@ def clocks_advance(locked: LockedMatch, *, actors: Iterable[int], now: datetime,
     (if any) has just moved, ``new_turn``: the seats to act grew, so a new turn begins for the
     mover too if it must act again (the last to place in a simultaneous draft); ``away``: seats
     whose clocks stop for their players' vacations first (at a match's start,
-    ``seats_away_at_start``). Sets ``match.clocks`` (the caller saves it) and returns the
-    soonest deadline; None without a time control."""
+    ``seats_away_at_start``). Stores the clocks (``clocks_store``: the caller saves
+    ``CLOCK_FIELDS``) and returns the soonest deadline; None without a time control."""
     match = locked.match
     timing = match_control(match)
     if timing is None:
         return None
-    clocks = match_clocks(match) or clock.new_clocks(timing, match.num_players)
+    before = match_clocks(match)
+    clocks = before or clock.new_clocks(timing, match.num_players)
     now = not_before(now, clocks)
     calendars = seat_calendars(timing, locked.seats)
     for seat in sorted(set(away)):
@@ -96,20 +104,30 @@ def clocks_advance(locked: LockedMatch, *, actors: Iterable[int], now: datetime,
     if new_turn and mover in running and mover is not None and clocks[mover].on_turn:
         clocks = clock.move(timing, clocks, mover, now, calendars[mover])
     clocks = clock.advance(timing, clocks, running, now, calendars, mover)
-    match.clocks = clock.dump_clocks(clocks)
+    clocks_store(locked, before, clocks, calendars)
     return clock.soonest_deadline(clocks, calendars)
 
 
+def clocks_store(locked: LockedMatch, before: Clocks | None, after: Clocks,
+                 calendars: Sequence[Calendar]) -> None:
+    """The one place the locked match's clocks change: ``after`` becomes ``match.clocks``
+    (``before``: the clocks it had, None for none), and its reminders follow them
+    (``games.services.reminders``: a seat whose clock changed is reminded anew, and the
+    match's next reminder is counted with ``calendars``). The caller saves ``CLOCK_FIELDS``."""
+    locked.match.clocks = clock.dump_clocks(after)
+    reminders_follow_clocks(locked, before, after, calendars)
+
+
 def clocks_stop(locked: LockedMatch, *, now: datetime) -> None:
-    """The match ended or was called off: every turn ends, and no seat's clock stays stopped
-    for its player's vacation (``games.clocks.clock.over``; ``match.clocks``, saved by the
-    caller)."""
-    match = locked.match
-    timing, clocks = match_control(match), match_clocks(match)
-    if timing is None or clocks is None:
+    """The match ended or was called off: every turn ends, no seat's clock stays stopped for its
+    player's vacation (``games.clocks.clock.over``), and no reminder is left (``CLOCK_FIELDS``,
+    saved by the caller)."""
+    timing, before = match_control(locked.match), match_clocks(locked.match)
+    if timing is None or before is None:
         return
-    match.clocks = clock.dump_clocks(clock.over(timing, clocks, not_before(now, clocks),
-                                                seat_calendars(timing, locked.seats)))
+    calendars = seat_calendars(timing, locked.seats)
+    clocks_store(locked, before, clock.over(timing, before, not_before(now, before), calendars),
+                 calendars)
 
 
 def clocks_deadline(locked: LockedMatch) -> datetime | None:
@@ -151,7 +169,8 @@ def clocks_vacation(locked: LockedMatch, seat: int, *, away: bool, now: datetime
     """The locked match's clocks once seat ``seat``'s clock stops for its player's vacation
     (``away``) or restarts on their return, at ``now`` (never before the seat's clock last
     started), a seat on turn coming back with at least ``minimum_left`` seconds
-    (``games.clocks.clock.end_vacation``). Nothing is stored: the recording path records it.
+    (``games.clocks.clock.end_vacation``). Nothing is stored: the recording path records it
+    (``clocks_store``).
     Raises ``ClockError`` when the seat's clock is already so (``AlreadyOnVacation``,
     ``NotOnVacation``) or the match does not stop for vacations."""
     timing, clocks = match_control(locked.match), match_clocks(locked.match)
@@ -194,12 +213,12 @@ def player_time_zone_change(*, user: User, zone: str, now: datetime | None = Non
         if timing is None or clocks is None or seat is None:
             continue
         calendars = seat_calendars(timing, locked.seats)
-        clocks = clock.settle(clocks, seat.index, not_before(now, clocks),
-                              calendars[seat.index])
-        locked.match.clocks = clock.dump_clocks(clocks)
+        settled = clock.settle(clocks, seat.index, not_before(now, clocks),
+                               calendars[seat.index])
+        counted = seat_calendars(timing, locked.seats, {seat.index: zone})
+        clocks_store(locked, clocks, settled, counted)
         if not locked.engine.is_realtime(locked.state):
-            locked.match.deadline = clock.soonest_deadline(
-                clocks, seat_calendars(timing, locked.seats, {seat.index: zone}))
-        locked.match.save(update_fields=["clocks", "deadline", "updated_at"])
+            locked.match.deadline = clock.soonest_deadline(settled, counted)
+        locked.match.save(update_fields=[*CLOCK_FIELDS, "updated_at"])
         changed += 1
     return changed

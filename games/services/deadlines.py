@@ -1,21 +1,20 @@
-"""Correspondence deadlines: what happens when a seat's time runs out, the one reminder before
-a deadline, and the sweep Celery beat runs to find both. The match's ``deadline`` is the soonest
-of its seats' clocks (``games.services.clocks``); at it, the clocks say which seats ran out, and
-each late seat times out or is spared by its player's vacation (auto-vacation). Each match is
-re-checked under ``match_lock`` (after its players' vacation rows, ``games.services.away``) and
-changes through the one recording path (a stalemate, forfeits, a vacation's clock entries) or
-the abort a player would use."""
+"""Correspondence deadlines: what happens when a seat's time runs out, and the sweep Celery beat
+runs to find it (the same sweep then sends the reminders due before deadlines,
+``games.services.reminders``). The match's ``deadline`` is the soonest of its seats' clocks
+(``games.services.clocks``); at it, the clocks say which seats ran out, and each late seat
+times out or is spared by its player's vacation (auto-vacation). Each match is re-checked
+under ``match_lock`` (after its players' vacation rows, ``games.services.away``) and changes
+through the one recording path (a stalemate, forfeits, a vacation's clock entries) or the
+abort a player would use."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from uuid import UUID
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from games import movelog
@@ -29,6 +28,7 @@ from games.services.clocks import clocks_deadline, late_seats, seat_deadlines
 from games.services.leaving import seat_forfeit
 from games.services.locking import LockedMatch, match_lock
 from games.services.notifications import notify
+from games.services.reminders import reminders_sweep
 from games.services.timeouts import timeout_unrates
 from games.services.vacations import vacation_auto_start
 
@@ -166,33 +166,11 @@ def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) 
     return "forfeit"
 
 
-@transaction.atomic
-def match_deadline_remind(*, match_id: UUID | str, now: datetime | None = None) -> bool:
-    """Send the one "deadline soon" entry for the match's current deadline, to the players
-    whose own deadline it is."""
-    now = now or timezone.now()
-    locked = match_lock(match_id=match_id, missing_ok=True)
-    if locked is None:
-        return False
-    match = locked.match
-    if (match.status != Match.Status.ACTIVE or match.deadline is None
-            or match.reminded_deadline == match.deadline or match.deadline <= now):
-        return False
-    due = seat_deadlines(locked)
-    late = [seat.user.id for seat in locked.seats
-            if seat.index in due and due[seat.index] <= match.deadline
-            and seat.user is not None and not seat.user.is_bot and seat.forfeited_at is None]
-    notify(user_ids=late, type=UserEvent.Type.DEADLINE_SOON, match=match, game=match.game,
-           deadline=match.deadline)
-    match.reminded_deadline = match.deadline
-    match.save(update_fields=["reminded_deadline"])
-    return True
-
-
 def deadlines_sweep(*, now: datetime | None = None, batch: int = 500) -> dict[str, int]:
-    """Expire overdue deadlines and send due reminders, in batches through the partial index
-    on active deadlines. Safe to run concurrently and repeatedly: each match is re-checked
-    under its row lock."""
+    """Expire overdue deadlines, in batches through the partial index on active deadlines, then
+    send the reminders due (``games.services.reminders.reminders_sweep``, through its own
+    index). Safe to run concurrently and repeatedly: each match is re-checked under its row
+    lock."""
     now = now or timezone.now()
     done = {"expired": 0, "reminded": 0}
     active = Match.objects.filter(status=Match.Status.ACTIVE, deadline__isnull=False)
@@ -203,17 +181,5 @@ def deadlines_sweep(*, now: datetime | None = None, batch: int = 500) -> dict[st
                                if match_deadline_expire(match_id=match_id, now=now))
         if len(due) < batch:
             break
-    soon = now + timedelta(seconds=settings.DEADLINE_REMINDER_SECONDS)
-    last = None
-    while True:
-        page = active.filter(deadline__gt=now, deadline__lte=soon)
-        if last is not None:
-            page = page.filter(deadline__gt=last)
-        rows = list(page.exclude(reminded_deadline=F("deadline")).order_by("deadline")
-                    .values_list("id", "deadline")[:batch])
-        done["reminded"] += sum(1 for match_id, _ in rows
-                                if match_deadline_remind(match_id=match_id, now=now))
-        if len(rows) < batch:
-            break
-        last = rows[-1][1]
+    done["reminded"] = reminders_sweep(now=now, batch=batch)
     return done

@@ -5,11 +5,11 @@ the match row here: a person's move, a bot's, a system step, a deadline, a race 
 Writers queue on that one row, so they see each other's work and never interleave.
 
 ``match_lock`` answers a ``LockedMatch``: the match with everything the recording path needs
-(its seats in order, its engine, its game state, which players could be told anything, and the
-transaction that holds the lock), so nothing travels between modules on the model instance. The
-services read all of it from the ``LockedMatch``; the match row keeps its seats only where the
-read selectors look for any match's seats (``match_seats``), so rendering the answer about it
-afterwards reads nothing more.
+(its seats in order with their players' reminder offsets, its engine, its game state, which
+players could be told anything, and the transaction that holds the lock), so nothing travels
+between modules on the model instance. The services read all of it from the ``LockedMatch``;
+the match row keeps its seats only where the read selectors look for any match's seats
+(``match_seats``), so rendering the answer about it afterwards reads nothing more.
 
 A player's vacation changes the clocks of all their running matches in one transaction, so some
 transactions hold several locks. They take them in one order, which makes a deadlock
@@ -18,9 +18,9 @@ matches (``matches_lock``, by id; ``match_lock`` of a match already locked waits
 A vacation, the deadline sweep of a match that stops for vacations, a rematch and a change of
 time zone follow it; a staff ban locks the account, then the matches by id. The one exception
 is a match's start, which reads its players' vacation rows after locking the match
-(``games.services.clocks.seats_away_at_start``): nothing that holds a vacation row ever waits for a
-match that has not started, since a vacation only locks running matches (a rematch, whose
-start follows the lock of a match that just ended, locks the rows first).
+(``games.services.clocks.seats_away_at_start``): nothing that holds a vacation row ever waits
+for a match that has not started, since a vacation only locks running matches (a rematch,
+whose start follows the lock of a match that just ended, locks the rows first).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from games.models import Match, Seat, Vacation
 from games.selectors import match_of_rows, match_rows, match_state, match_visible
 from games.selectors.vacations import vacation_bank, vacation_policy
 from games.services.reachability import reachability_condition
+from games.services.reminder_offsets import offsets_annotation
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,9 +129,11 @@ def match_lock(*, match_id: UUID | str, user: User | None = None,
 
 
 def _locked_rows(match_id: UUID | str) -> tuple[list[Seat], frozenset[int] | None]:
-    """The match's seat rows, locking the match row, and the ids of their players who could
-    be told anything (read in the same query; None when nothing answers that)."""
-    seats = Seat.objects.select_for_update(of=("match",))
+    """The match's seat rows, locking the match row, each with its player's reminder offsets
+    (``games.services.reminder_offsets``), and the ids of their players who could be told
+    anything (read in the same query; None when nothing answers that)."""
+    seats = Seat.objects.select_for_update(of=("match",)).annotate(
+        **offsets_annotation(_seat_user_column()))
     condition = reachability_condition(_seat_user_column())
     if condition is None:
         return list(match_rows(match_id, seats)), None

@@ -14,6 +14,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games.models import UserEvent
+from games.services.notifications import notify
 from tests.browser.conftest import web_pages
 from tests.factories import UserFactory
 from tests.games.listed import listed_match
@@ -205,6 +207,29 @@ def test_the_lists_at_a_phone_width_in_every_language(pages, players, running, l
         box = page.locator(select).bounding_box()
         assert box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"], (select, box)
     pages.shot(page, f"inbox-lists-phone-{language}")
+
+
+@pytest.mark.parametrize(("language", "said"), [
+    ("en", ["Nibble: about 4 h left to move", "Nibble: about 2 d left to move"]),
+    # The game's name as the web client has it then (its catalogue may still be loading).
+    ("ko", [re.compile("(Nibble|니블): 둘 시간이 약 4시간 남았습니다"),
+            re.compile("(Nibble|니블): 둘 시간이 약 2일 남았습니다")]),
+])
+def test_the_activity_says_about_how_long_a_reminder_said_was_left(pages, players, running,
+                                                                   language, said):
+    ada, _ = players
+    deadline = timezone.now() + timedelta(hours=4)
+    for left in (2 * 86400, 4 * 3600 - 25):
+        notify(user_ids=[ada.id], type=UserEvent.Type.DEADLINE_SOON,
+               match=running["late"], game="nibble", deadline=deadline, offset=left,
+               left_seconds=left)
+    page = pages.page_as(ada)
+    page.context.add_cookies([{"name": "django_language", "value": language,
+                               "url": pages.base_url}])
+    page.goto("/")
+    activity = page.locator("section[aria-labelledby='h-activity']")
+    for text in said:
+        expect(activity).to_contain_text(text)
 
 
 def test_the_lists_have_no_accessibility_violation(pages, players, running, axe_source):

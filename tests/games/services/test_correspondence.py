@@ -1,4 +1,4 @@
-"""Correspondence: deadlines the server enforces, one reminder per deadline, invitations, the
+"""Correspondence: deadlines the server enforces, reminders before them, invitations, the
 inbox and the event feed entries. Time is under the test's control: the sweep takes ``now``."""
 
 from __future__ import annotations
@@ -161,20 +161,22 @@ def test_casual_matches_have_no_deadline():
     assert deadlines_sweep(now=timezone.now() + timedelta(days=365))["expired"] == 0
 
 
-def test_a_reminder_is_sent_once_per_deadline(settings):
-    settings.DEADLINE_REMINDER_SECONDS = 3600
+def test_reminders_go_out_at_the_default_offsets_once_per_deadline():
     users = [UserFactory(), UserFactory()]
-    match = start("nibble", users)
+    match = start("nibble", users)  # a day a move: the 24-hour reminder is not owed
     mover = users[match.actors[0]]
     early = match.deadline - timedelta(hours=5)
     assert deadlines_sweep(now=early)["reminded"] == 0
+    four = match.deadline - timedelta(hours=4)
+    assert deadlines_sweep(now=four)["reminded"] == 1
+    assert deadlines_sweep(now=four + timedelta(minutes=1))["reminded"] == 0
     soon = match.deadline - timedelta(minutes=30)
     assert deadlines_sweep(now=soon)["reminded"] == 1
     assert deadlines_sweep(now=soon + timedelta(minutes=1))["reminded"] == 0
     reminders = events(mover, UserEvent.Type.DEADLINE_SOON)
-    assert len(reminders) == 1
-    assert reminders[0].data["deadline"] == match.deadline.isoformat()
-    # A new deadline (the next turn) is reminded again.
+    assert [entry.data["offset"] for entry in reminders] == [4 * 3600, 3600]
+    assert {entry.data["deadline"] for entry in reminders} == {match.deadline.isoformat()}
+    # A new deadline (the next turn) is reminded again: the sweep comes late, once.
     play_legal(match, users)
     assert deadlines_sweep(now=match.deadline - timedelta(minutes=30))["reminded"] == 1
 

@@ -172,6 +172,20 @@ def test_coming_back_restarts_the_clock_and_the_deadline_moves_by_the_vacation()
     assert replays(match)
 
 
+def test_the_reminders_stop_with_the_clock_and_follow_its_new_deadline():
+    p, q = people(2)
+    match = start([p, q])
+    assert match.next_reminder_at == at(72 - 24), "a day before, by default"
+    with time_machine.travel(at(10), tick=False):
+        vacation_start(user=p, now=at(10))
+    match.refresh_from_db()
+    assert match.next_reminder_at is None
+    with time_machine.travel(at(58), tick=False):
+        vacation_end(user=p, now=at(58))
+    match.refresh_from_db()
+    assert match.deadline == at(120) and match.next_reminder_at == at(120 - 24)
+
+
 def test_a_seat_on_turn_comes_back_with_at_least_the_return_minimum_never_more_than_its_most():
     p, q = people(2)
     long_bank = start([p, q])

@@ -14,6 +14,16 @@ import { myTurn, opponentNodes, statusText } from "../matchinfo.js";
 /** @typedef {import("../api.js").Match} Match */
 /** @typedef {import("../app.js").FeedEvent} FeedEvent */
 
+/** About how long a reminder said was left, as the notification rounds it: "15 min", "4 h",
+ * "2 d". @param {number} seconds */
+function aboutLeft(seconds) {
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 55) return interpolate(gettext("%(n)s min"), { n: minutes });
+  const hours = Math.max(1, Math.round(seconds / 3600));
+  if (hours < 48) return interpolate(gettext("%(n)s h"), { n: hours });
+  return interpolate(gettext("%(n)s d"), { n: Math.round(seconds / 86400) });
+}
+
 /** @type {Object<string, (event: FeedEvent) => string>} */
 const FEED_TEXT = {
   invited: (e) => (e.data.by
@@ -25,7 +35,10 @@ const FEED_TEXT = {
     : interpolate(gettext("A player declined your %(game)s invitation"), { game: gameName(e.game) })),
   match_started: (e) => interpolate(gettext("Your %(game)s match started"), { game: gameName(e.game) }),
   your_turn: (e) => interpolate(gettext("Your turn in %(game)s"), { game: gameName(e.game) }),
-  deadline_soon: (e) => interpolate(gettext("Deadline soon in %(game)s"), { game: gameName(e.game) }),
+  deadline_soon: (e) => (typeof e.data.left_seconds === "number" && e.data.left_seconds > 0
+    ? interpolate(gettext("%(game)s: about %(time)s left to move"),
+      { game: gameName(e.game), time: aboutLeft(e.data.left_seconds) })
+    : interpolate(gettext("Deadline soon in %(game)s"), { game: gameName(e.game) })),
   timed_out: (e) => interpolate(gettext("Time ran out in %(game)s"), { game: gameName(e.game) }),
   match_finished: (e) => (e.data.rank
     ? interpolate(gettext("%(game)s finished: you came %(rank)s"),

@@ -126,7 +126,6 @@ export async function vacationPart(offsets, say, signal) {
         ngettext("Up to %(n)s reminder, once per deadline, by the channels chosen for a deadline soon.",
           "Up to %(n)s reminders, each once per deadline, by the channels chosen for a deadline soon.",
           MOST_OFFSETS), { n: MOST_OFFSETS })),
-      h("p", { class: "muted" }, gettext("Not in effect yet: one reminder still goes out a few hours before each deadline.")),
       h("div", { class: "offsets" }, boxes));
   }
 
