@@ -64,14 +64,6 @@ def vacation_payload(seat: int, *, away: bool) -> dict[str, Any]:
     return {"reason": VACATION, "seat": seat, "away": away}
 
 
-def vacation_entry(move: Move) -> tuple[int, bool] | None:
-    """The seat and whether its player went away, for a vacation entry; None for any other."""
-    if move.kind != Move.Kind.SYSTEM or entry_reason(move) != VACATION:
-        return None
-    payload = move.payload
-    return int(payload["seat"]), bool(payload["away"])
-
-
 def forfeit_payload(reason: str, *, unrated: bool = False) -> dict[str, Any]:
     """The payload of a forfeit: why the seat left, and whether the forfeit made the match
     unrated (a timeout in a run, ``TIMEOUT_RUN``)."""
