@@ -226,9 +226,11 @@ class UserEvent(models.Model):
         MATCH_FINISHED = "match_finished"
         MATCH_ABORTED = "match_aborted"
         RATING_CHANGED = "rating_changed"
-        # The player's own vacation: a day of the bank is left; it ended by itself.
+        # The player's own vacation: a day of the bank is left; it ended by itself; it started
+        # instead of a timeout (auto-vacation, with the match whose deadline passed).
         VACATION_ENDING = "vacation_ending"
         VACATION_ENDED = "vacation_ended"
+        AUTO_VACATION_STARTED = "auto_vacation_started"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="events")
@@ -342,8 +344,10 @@ class AuditEntry(models.Model):
 class Vacation(models.Model):
     """A player's vacation: the bank (``games.clocks.vacation``'s ``dump_bank`` JSON: the time
     left as counted at ``as_of`` and, on vacation, ``since``) and the auto-vacation switch. One
-    row per account, made the first time the player's vacation changes; until then the account
-    holds the starting bank from the day it joined (``games.selectors.vacations``).
+    row per account, made the first time it is locked (``games.services.locking.vacations_lock``:
+    the player's vacation changes, or a match of theirs that stops for vacations starts or
+    reaches a deadline); until then the account holds the starting bank from the day it joined
+    (``games.selectors.vacations``), and the row is made with that bank.
 
     While a vacation runs, ``runs_out_at`` is when it uses up the bank and ``warning_due_at``
     when the player is told that a day is left (cleared once told): due work, caught up by the

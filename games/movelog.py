@@ -8,13 +8,15 @@ is a snapshot of it. Entries are of three kinds:
   ``TIMEOUT``, ``BANNED``), and ``"unrated": true`` on a timeout that made the match unrated
   (the player was already in a run of timeouts, ``TIMEOUT_RUN``);
 - a system entry (``system``), written by the server: the engine's automatic step (payload
-  ``{}``), the stall guard of a real-time match (``IDLE``: ends it as a stalemate), or a result
+  ``{}``), the stall guard of a real-time match (``IDLE``: ends it as a stalemate), a result
   declared by staff (``ADJUDICATED``: the game state stays; the entry's one event is the
-  ``match_ended`` that declares the outcome).
+  ``match_ended`` that declares the outcome), or a seat's clock stopped or restarted for its
+  player's vacation (``VACATION``: ``{"reason": "vacation", "seat": i, "away": true|false}``;
+  only the clocks change, the game state stays and the entry has no event).
 
 The recording path (``games.services._recording``) writes entries through ``system_payload``,
-``forfeit_payload`` and ``declared_events``; the reads (the board picture of a past position,
-the replay check) replay them through ``state_at``.
+``forfeit_payload``, ``vacation_payload`` and ``declared_events``; the reads (the board picture
+of a past position, the replay check) replay them through ``state_at``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from games.models import Match, Move
 IDLE = "idle"
 # System entries and outcomes: a result declared by staff (games.services.moderation).
 ADJUDICATED = "adjudicated"
+# System entries: a seat's clock stopped for its player's vacation, or restarted on their
+# return (games.services.away); the game state stays.
+VACATION = "vacation"
 # Forfeits: the player gave up, let the deadline pass, or was banned.
 RESIGNED = "resigned"
 TIMEOUT = "timeout"
@@ -51,6 +56,12 @@ def system_payload(reason: str | None = None) -> dict[str, Any]:
     """The payload of a system entry: ``{}`` for the engine's automatic step, else the
     ``reason`` (``IDLE`` or ``ADJUDICATED``)."""
     return {} if reason is None else {"reason": reason}
+
+
+def vacation_payload(seat: int, *, away: bool) -> dict[str, Any]:
+    """The payload of a clock-only system entry: seat ``seat``'s clock stopped for its
+    player's vacation (``away``) or restarted on their return."""
+    return {"reason": VACATION, "seat": seat, "away": away}
 
 
 def forfeit_payload(reason: str, *, unrated: bool = False) -> dict[str, Any]:
@@ -116,7 +127,7 @@ def replayed(engine: Engine, state: State, move: Move) -> State:
 def _system_replayed(engine: Engine, state: State, reason: str | None) -> State:
     if reason == IDLE:
         return engine.end_stalemate(state).state  # type: ignore[attr-defined]
-    if reason == ADJUDICATED:
+    if reason in (ADJUDICATED, VACATION):
         return state
     transition = engine.system_step(state)
     if transition is None:

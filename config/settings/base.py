@@ -233,7 +233,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.6.0",
+    "VERSION": "2.7.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -383,6 +383,9 @@ NOTIFY_SWEEP_STUCK_SECONDS = env.float("NOTIFY_SWEEP_STUCK_SECONDS", default=900
 VACATION_STARTING_DAYS = env.float("VACATION_STARTING_DAYS", default=20.0)
 VACATION_ACCRUAL_HOURS_PER_DAY = env.float("VACATION_ACCRUAL_HOURS_PER_DAY", default=3.0)
 VACATION_CAP_DAYS = env.float("VACATION_CAP_DAYS", default=30.0)
+# A seat whose turn runs when its player's vacation ends gets at least this long to move (never
+# more than its match's turn or bank maximum; games.clocks.clock.returning_minimum).
+VACATION_RETURN_MINIMUM_SECONDS = env.int("VACATION_RETURN_MINIMUM_SECONDS", default=86400)
 CELERY_BEAT_SCHEDULE["sweep-vacations"] = {
     "task": "games.vacations_sweep",
     "schedule": env.float("VACATION_SWEEP_SECONDS", default=60.0),

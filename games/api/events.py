@@ -61,7 +61,8 @@ class UserEventsSchema(APIView):
         description=(
             "The caller's feed entries with `id > after`, oldest first: invited, "
             "invitation_declined, match_started, your_turn, deadline_soon, timed_out, "
-            "match_finished, match_aborted, rating_changed, vacation_ending, vacation_ended. "
+            "match_finished, match_aborted, rating_changed, vacation_ending, vacation_ended, "
+            "auto_vacation_started. "
             "When there are none and `wait` > "
             "0, the answer waits for the next entry or `wait` seconds. Token authentication "
             "only."),

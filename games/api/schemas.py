@@ -280,6 +280,25 @@ def _requests_by_game(typed: list[GameSpec], moves: list[str],
             "A move of the match's game, e.g. {\"take\": [[0, 0]]} (Nibble).")}
 
 
+def _move_log_note() -> dict[str, Any]:
+    """The schema of a log entry's payload that is not a move (``games.movelog``)."""
+    return {
+        "type": "object", "properties": {"reason": {"type": "string"}, "unrated": {
+            "type": "boolean", "description": (
+                "A timeout's forfeit that made the match unrated: the player was already in a "
+                "run of timeouts without moving anywhere (only its first is rated).")},
+            "seat": {"type": "integer", "description": (
+                "A vacation's entry (reason `vacation`): the seat whose clock stopped or "
+                "restarted.")},
+            "away": {"type": "boolean", "description": (
+                "A vacation's entry: true when the seat's clock stopped for its player's "
+                "vacation, false when it runs again on their return.")}},
+        "additionalProperties": False,
+        "description": "The payload of a log entry that is not a move: a forfeit's or an idle "
+                       "end's reason, a vacation's stop or restart of a seat's clock (only the "
+                       "clocks change), or nothing (a system step)."}
+
+
 def game_types_hook(result: dict[str, Any], generator: Any, request: Any,
                     public: bool) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: the per-game components of every registered game
@@ -300,14 +319,7 @@ def game_types_hook(result: dict[str, Any], generator: Any, request: Any,
              for part in ("View", "Move", "Event")}
     components["GameEvent"] = {**_any_of(names["Event"]), "description": (
         "An event of the match's game (its `type` tells the events of one game apart).")}
-    components["MoveLogNote"] = {
-        "type": "object", "properties": {"reason": {"type": "string"}, "unrated": {
-            "type": "boolean", "description": (
-                "A timeout's forfeit that made the match unrated: the player was already in a "
-                "run of timeouts without moving anywhere (only its first is rated).")}},
-        "additionalProperties": False,
-        "description": "The payload of a log entry that is not a move: a forfeit's or an idle "
-                       "end's reason, or nothing (a system step)."}
+    components["MoveLogNote"] = _move_log_note()
     components["MatchCalledOff"] = {
         "type": "object", "required": ["reason"], "additionalProperties": False,
         "properties": {"reason": {"type": "string", "enum": ["aborted", "timeout"]}},

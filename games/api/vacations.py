@@ -30,16 +30,20 @@ def _no_body(request) -> None:
 
 
 class VacationApi(APIView):
-    """Your vacation bank: while you are on vacation the time comes off it. A vacation does not
-    stop your matches' clocks yet (docs/correspondence.md). Nobody else sees your bank."""
+    """While you are on vacation your clocks stop in every match that allows it (not against
+    bots only) and the time comes off your vacation bank; when it ends they run again, a seat
+    on turn with at least a day, or its whole turn if that is shorter (docs/correspondence.md).
+    Nobody else sees your bank."""
 
     class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "VacationUpdate"
 
         auto_vacation = serializers.BooleanField(help_text=(
-            "Kept, not acted on yet: when a seat's time would run out and the bank has time "
-            "left, a vacation is to start instead of the timeout. On by default."))
+            "On: when a seat's time runs out in a match that stops for vacations and the bank "
+            "holds at least what a return gives back (a day, or the match's turn if shorter), "
+            "a vacation starts at that instant instead of the timeout, and you are told "
+            "(auto_vacation_started). On by default."))
 
     @extend_schema(operation_id="vacation",
                    responses={200: VacationSerializer, **error_responses()})

@@ -23,9 +23,11 @@ The transitions, each returning new clocks and changing nothing when it raises:
   to act (the mover's with its move), turns begin for the new ones; a seat that acts again
   right away (an undo, a turn of several parts) simply goes on with the turn it has.
 - :func:`start_vacation` / :func:`end_vacation`: the seat's clock stops (the time used so far
-  is charged) and starts again.
+  is charged) and starts again, a seat on turn with at least a given minimum (never more than
+  the control's most).
 - :func:`settle`: the time used so far is charged and counting starts again from ``now``
   (before a change of the seat's calendar, such as its player's time zone).
+- :func:`over`: the match is over: every turn ends, no clock stays stopped for a vacation.
 
 Invariants (property-tested in ``tests/clocks``): time left is never negative; paused and
 vacation time is never charged; over a turn, the time charged plus the time paused equals the
@@ -203,6 +205,14 @@ def advance(control: TimeControl, clocks: Clocks, actors: Iterable[int], now: da
     return start_turns(control, clocks, to_act, now)
 
 
+def over(control: TimeControl, clocks: Clocks, now: datetime,
+         calendars: Sequence[Calendar]) -> Clocks:
+    """The clocks of a match that is over at ``now``: every turn still on ends without a move,
+    and no clock stands stopped for a vacation any more (nothing of the match runs again)."""
+    clocks = advance(control, clocks, (), now, calendars)
+    return tuple(replace(clock, vacation=False) for clock in clocks)
+
+
 def settle(clocks: Clocks, seat: int, now: datetime, cal: Calendar) -> Clocks:
     """Charge the running time so far and count again from ``now`` (same deadline)."""
     clock = _seat(clocks, seat)
@@ -225,10 +235,17 @@ def start_vacation(control: TimeControl, clocks: Clocks, seat: int, now: datetim
                                       vacation=True))
 
 
+def returning_minimum(control: TimeControl, minimum_left: int) -> int:
+    """The least time a seat whose turn runs is given back when its player's vacation ends:
+    ``minimum_left``, never more than the control's most (the turn, or the bank's maximum)."""
+    return max(0, min(minimum_left, control.most))
+
+
 def end_vacation(control: TimeControl, clocks: Clocks, seat: int, now: datetime,
                  minimum_left: int = 0) -> Clocks:
     """The seat's player is back at ``now``: its clock runs again if it is its turn, with at
-    least ``minimum_left`` seconds (never more than the control's most)."""
+    least ``minimum_left`` seconds (never more than the control's most:
+    :func:`returning_minimum`); a seat off turn keeps what it holds for its next turn."""
     clock = _seat(clocks, seat)
     if not clock.vacation:
         raise NotOnVacation("The seat's clock is not stopped for a vacation.", field="seat",
@@ -238,7 +255,7 @@ def end_vacation(control: TimeControl, clocks: Clocks, seat: int, now: datetime,
     if clock.turn_started is not None and seconds(now) < seconds(clock.turn_started):
         raise TimeWentBack("The instant is earlier than the turn's start.", field="now",
                            turn_started=dump_instant(clock.turn_started))
-    left = max(clock.left, min(minimum_left, control.most))
+    left = max(clock.left, returning_minimum(control, minimum_left))
     return _put(clocks, seat, replace(clock, left=left, since=_at(now), vacation=False))
 
 
@@ -336,12 +353,19 @@ def next_reminder(clocks: Clocks, seat: int, cal: Calendar, offsets: Iterable[in
 
 def should_auto_vacation(control: TimeControl, clocks: Clocks, seat: int, now: datetime,
                          cal: Calendar, *, vacation_left: int, enabled: bool = True,
-                         others_all_bots: bool = False) -> bool:
+                         others_all_bots: bool = False, minimum_left: int = 0) -> bool:
     """Whether the seat's player goes on vacation instead of timing out: the time has run out,
     the player keeps auto-vacation on, the match stops for vacations and the vacation bank
-    has time left."""
+    holds at least what the seat would be given back on its return (``minimum_left`` as
+    :func:`end_vacation` takes it, capped by :func:`returning_minimum`; at least a second).
+
+    Without that floor a player who stays away would never time out: each return gives the
+    seat the minimum, and the few hours the bank earns meanwhile would start the next
+    vacation. With it, a player whose bank ran out times out at the deadline after the
+    return, the bank having earned less than it gave back (an eighth of it by default)."""
     clock = _seat(clocks, seat)
-    return (enabled and vacation_left > 0 and not clock.vacation
+    floor = max(1, returning_minimum(control, minimum_left))
+    return (enabled and vacation_left >= floor and not clock.vacation
             and vacation_applies(control, others_all_bots=others_all_bots)
             and has_run_out(clocks, seat, now, cal))
 

@@ -11,7 +11,8 @@ A :class:`VacationBank` holds ``left`` as counted at ``as_of`` and, on vacation,
 instant the vacation began; what it holds at a later instant is computed (:func:`left_at`), so
 nothing has to run every day. A vacation ends by the player's hand (:func:`end`) or by itself
 when the bank runs out (:func:`runs_out_at`); the player is told a day before that
-(:func:`warning_at`). Starting with an empty bank, starting twice or ending a vacation that is
+(:func:`warning_at`). :func:`standing` is the bank as it stands at an instant, a vacation that
+ran out by then ended. Starting with an empty bank, starting twice or ending a vacation that is
 not on are coded errors and change nothing.
 """
 
@@ -146,6 +147,12 @@ def end(rules: VacationPolicy, bank: VacationBank, now: datetime) -> VacationBan
         raise NotOnVacation("No vacation is on.", field="vacation")
     ended = instant(min(seconds(now), seconds(out)))
     return VacationBank(left=left_at(rules, bank, ended), as_of=ended)
+
+
+def standing(rules: VacationPolicy, bank: VacationBank, now: datetime) -> VacationBank:
+    """The bank as it stands at ``now``: a vacation that used it up by then has ended (when it
+    ran out), whether or not anything has ended it yet."""
+    return end(rules, bank, now) if has_run_out(bank, now) else bank
 
 
 def dump_bank(bank: VacationBank) -> dict[str, Any]:

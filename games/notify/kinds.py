@@ -28,6 +28,7 @@ KIND_OF: dict[str, Kind] = {
     UserEvent.Type.RATING_CHANGED: Kind.MATCH_FINISHED,
     UserEvent.Type.VACATION_ENDING: Kind.VACATION_ENDING,
     UserEvent.Type.VACATION_ENDED: Kind.VACATION_ENDED,
+    UserEvent.Type.AUTO_VACATION_STARTED: Kind.AUTO_VACATION_STARTED,
 }
 NOTIFIED_TYPES = frozenset(KIND_OF)
 
@@ -40,6 +41,7 @@ DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.MATCH_FINISHED: {Channel.PUSH: True, Channel.EMAIL: False},
     Kind.VACATION_ENDING: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.VACATION_ENDED: {Channel.PUSH: True, Channel.EMAIL: True},
+    Kind.AUTO_VACATION_STARTED: {Channel.PUSH: True, Channel.EMAIL: True},
 }
 
 # The words are in the active language: the recipient's (games.notify.delivery and
@@ -62,6 +64,7 @@ LABELS: dict[str, str] = _Translated({
     Kind.MATCH_FINISHED: gettext_noop("a match finished"),
     Kind.VACATION_ENDING: gettext_noop("your vacation ending in a day"),
     Kind.VACATION_ENDED: gettext_noop("your vacation ended by itself"),
+    Kind.AUTO_VACATION_STARTED: gettext_noop("a vacation started instead of a timeout"),
 })
 
 
@@ -141,6 +144,10 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
         title, body = _vacation_words(kind, data)
         return Message(kind=str(kind), title=title, body=body, path=VACATION_PATH, match=None,
                        tag=f"{kind}:{entry.get('id')}")
+    if kind == Kind.AUTO_VACATION_STARTED:
+        title, body = _auto_vacation_words(game, data)
+        return Message(kind=str(kind), title=title, body=body, path=path, match=match,
+                       tag=f"{kind}:{entry.get('id')}")
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
         title = _("Your turn in %(game)s") % {"game": game}
@@ -188,3 +195,13 @@ def _vacation_words(kind: str, data: Mapping[str, Any]) -> tuple[str, str]:
                 else _("Your vacation time runs out within a day; your clocks run again then."))
     return (_("Your vacation is over"),
             _("Your vacation time ran out: your clocks run again. Time to move!"))
+
+
+def _auto_vacation_words(game: str, data: Mapping[str, Any]) -> tuple[str, str]:
+    """The title and body of the notice that a vacation started instead of a timeout."""
+    when = _when(data.get("runs_out_at"))
+    return (_("%(game)s: your time ran out, your vacation started") % {"game": game},
+            _("Auto-vacation stopped your clocks instead of a timeout. It ends when you come "
+              "back, or by itself at %(when)s.") % {"when": when} if when
+            else _("Auto-vacation stopped your clocks instead of a timeout. It ends when you "
+                   "come back."))

@@ -31,6 +31,7 @@ class Kind(models.TextChoices):
     MATCH_FINISHED = "match_finished"
     VACATION_ENDING = "vacation_ending"
     VACATION_ENDED = "vacation_ended"
+    AUTO_VACATION_STARTED = "auto_vacation_started"
 
 
 class Channel(models.TextChoices):
@@ -102,7 +103,7 @@ class Delivery(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="+")
     channel = models.CharField(max_length=8, choices=Channel.choices)
-    kind = models.CharField(max_length=16, choices=Kind.choices)
+    kind = models.CharField(max_length=32, choices=Kind.choices)
     status = models.CharField(max_length=10, choices=Status.choices)
     reason = models.CharField(max_length=40, blank=True, default="")
     attempts = models.PositiveSmallIntegerField(default=0)

@@ -102,9 +102,13 @@ def _zones_loaded(seats: Sequence[Seat]) -> None:
         setattr(seat, ZONE_ATTR, zones.get(seat.pk))
 
 
+def is_person(seat: Seat) -> bool:
+    """Whether a person (not a bot, not an open seat) holds the seat."""
+    return seat.user is not None and not seat.user.is_bot
+
+
 def _calendar(timing: TimeControl, seat: Seat, zone: str | None = None) -> Calendar:
-    person = seat.user is not None and not seat.user.is_bot
-    zone = (zone or getattr(seat, ZONE_ATTR, None) if person else None) or DEFAULT_ZONE
+    zone = (zone or getattr(seat, ZONE_ATTR, None) if is_person(seat) else None) or DEFAULT_ZONE
     try:
         return clock.seat_calendar(timing, zone)
     except InvalidTimeZone:
@@ -121,6 +125,20 @@ def seat_calendars(timing: TimeControl, seats: Sequence[Seat],
         _zones_loaded(seats)
     chosen = zones or {}
     return [_calendar(timing, seat, chosen.get(seat.index)) for seat in seats]
+
+
+def others_all_bots(seats: Sequence[Seat], index: int) -> bool:
+    """Whether every seat still in play but seat ``index`` is a bot (seats that left do not
+    count)."""
+    return not any(is_person(seat) for seat in seats
+                   if seat.index != index and seat.forfeited_at is None)
+
+
+def seat_vacation_applies(timing: TimeControl, seats: Sequence[Seat], index: int) -> bool:
+    """Whether the vacation of the player of seat ``index`` stops its clock
+    (``games.clocks.clock.vacation_applies``): the match allows it, and some other seat still
+    in play is a person."""
+    return clock.vacation_applies(timing, others_all_bots=others_all_bots(seats, index))
 
 
 def clocks_view(match: Match, seats: Sequence[Seat], now: datetime) -> shapes.MatchClocks | None:

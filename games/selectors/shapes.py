@@ -231,7 +231,8 @@ class UserEvent(TypedDict):
         "player's own), `offset` (the reminder's, seconds before it) and `left_seconds` "
         "(running time left then) (deadline_soon), `rank` and `reason` (match_finished), "
         "`before` and `after` (rating_changed), `by` (invited), `runs_out_at` and "
-        "`left_seconds` (vacation_ending), `since` and `ended_at` (vacation_ended).")]
+        "`left_seconds` (vacation_ending), `since` and `ended_at` (vacation_ended), `since` "
+        "and `runs_out_at` (auto_vacation_started, with the match whose deadline passed).")]
     created_at: datetime
 
 
@@ -380,7 +381,9 @@ class Vacation(TypedDict):
     runs_out_at: Annotated[datetime | None, Doc(
         "When the running vacation uses up the bank and ends by itself; null when none runs.")]
     auto_vacation: Annotated[bool, Doc(
-        "A seat whose time would run out starts a vacation instead, while the bank has time.")]
+        "A seat whose time runs out starts a vacation at that instant instead of the timeout, "
+        "while the bank holds at least what a return gives back (a day, or the match's turn "
+        "if shorter).")]
     cap_seconds: Annotated[int, Doc("The most the bank holds.")]
     accrual_seconds_per_day: Annotated[int, Doc("What each day off vacation adds to the bank.")]
     as_of: Annotated[datetime, Doc("The instant the answer was counted at.")]

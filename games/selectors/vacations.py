@@ -1,12 +1,14 @@
 """Reads of a player's vacation: the settings' policy, the stored bank (or the starting one of
-an account whose vacation never changed) and what the player is shown of it; and what everyone
-else is shown: only whether a person is on vacation, never the bank.
+an account whose vacation never changed), whether the player is away for their clocks, and what
+the player is shown of it; and what everyone else is shown: only whether a person is on
+vacation, never the bank.
 
 A person is on vacation while the stored bank's ``since`` is set: from ``vacation_start`` until
 the vacation is ended by hand or by the sweep when the bank runs out. Bots never are. Seat rows
 read by ``match_rows`` or ``seats_prefetch`` carry the answer for their player
 (``away_annotation``), in the query that reads them; seats read otherwise get it in one query
-for all of them (``seats_away``).
+for all of them (``seats_away``). For the clocks (``away_at``), a vacation that used up the
+bank is over from that instant, ended or not: the sweep restarts the clocks at it.
 """
 
 from __future__ import annotations
@@ -38,6 +40,13 @@ def vacation_policy() -> vacation.VacationPolicy:
                            cap=round(settings.VACATION_CAP_DAYS * DAY))
 
 
+def return_minimum() -> int:
+    """The least time, in seconds, a seat whose turn runs is given back when its player's
+    vacation ends (``VACATION_RETURN_MINIMUM_SECONDS``; never more than the match's turn or
+    bank maximum: ``games.clocks.clock.returning_minimum``)."""
+    return max(0, int(settings.VACATION_RETURN_MINIMUM_SECONDS))
+
+
 def vacation_bank(user: User, row: Vacation | None, now: datetime,
                   rules: vacation.VacationPolicy) -> vacation.VacationBank:
     """The stored bank, or for an account without a row the starting bank counted from the day
@@ -47,13 +56,19 @@ def vacation_bank(user: User, row: Vacation | None, now: datetime,
     return vacation.new_bank(rules, min(user.date_joined, now))
 
 
+def away_at(row: Vacation, now: datetime) -> bool:
+    """Whether the player of the vacation ``row`` is on vacation at ``now`` (a vacation that
+    used up the bank by then is over, ended or not)."""
+    return vacation.standing(vacation_policy(), vacation.load_bank(row.bank), now).on_vacation
+
+
 def vacation_status(*, user: User, now: datetime) -> shapes.Vacation:
     """What the player is shown of their own vacation at ``now``."""
     rules = vacation_policy()
     row = Vacation.objects.filter(user=user).first()
     bank = vacation_bank(user, row, now, rules)
     # A vacation that ran out and that the sweep has not ended yet is shown as it will be.
-    shown = vacation.end(rules, bank, now) if vacation.has_run_out(bank, now) else bank
+    shown = vacation.standing(rules, bank, now)
     return {
         "on_vacation": shown.on_vacation,
         "since": shown.since,

@@ -2,10 +2,11 @@
 
 Private to the services. Every transition of a match (a person's move, a bot's, a system step,
 a forfeit, a deadline's stalemate) is written by ``record``; a result declared from outside the
-game by ``decide``; both end a match through ``_finish``. A match starts through ``start`` and is
-called off through ``abort``. Each takes the ``LockedMatch`` of ``match_lock`` in the running
-transaction and refuses anything else, so nothing writes a match it has not locked. What each
-log entry holds is ``games.movelog``'s to say.
+game by ``decide``; both end a match through ``_finish``. A change of the clocks alone (a seat's
+clock stopped or restarted for its player's vacation) is written by ``clocks_record``. A match
+starts through ``start`` and is called off through ``abort``. Each takes the ``LockedMatch`` of
+``match_lock`` in the running transaction and refuses anything else, so nothing writes a match
+it has not locked. What each log entry holds is ``games.movelog``'s to say.
 """
 
 from __future__ import annotations
@@ -19,11 +20,20 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import movelog
+from games.clocks.clock import Clocks
 from games.exceptions import MatchNotStarted
 from games.kit.protocol import Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
+from games.selectors.clocks import match_clocks, match_control, seat_calendars
 from games.services import due, scheduling
-from games.services.clocks import CLOCK_FIELDS, clocks_advance, clocks_stop
+from games.services.clocks import (
+    CLOCK_FIELDS,
+    clocks_advance,
+    clocks_deadline,
+    clocks_stop,
+    clocks_store,
+    seats_away_at_start,
+)
 from games.services.locking import LockedMatch, lock_held
 from games.services.notifications import match_changed, notify, wake_after_commit
 
@@ -60,7 +70,7 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
               mover=seat if kind == Move.Kind.MOVE else None)
     outcome = engine.outcome(transition.state)
     if outcome is not None:
-        _finish(locked, outcome, ["version", "state", "actors", *CLOCK_FIELDS])
+        _finish(locked, outcome, ["version", "state", "actors"])
         return move
     # What the match now waits for is written with the transition itself (see games.services.due).
     work = due.work_of(match, locked.seats, engine, locked.state)
@@ -93,23 +103,49 @@ def decide(*, locked: LockedMatch, outcome: Outcome) -> Move:
                                events=movelog.declared_events(outcome))
     match.actors = []
     match.deadline = None
-    clocks_stop(locked, now=timezone.now())
-    _finish(locked, outcome, ["version", "actors", *CLOCK_FIELDS])
+    _finish(locked, outcome, ["version", "actors"])
+    return move
+
+
+def clocks_record(*, locked: LockedMatch, clocks: Clocks, payload: dict[str, Any]) -> Move:
+    """Record a change of the running match's clocks alone (``payload``: a clock-only system
+    entry, ``movelog.vacation_payload``): the entry is appended with no event, the game state
+    stays, the clocks are stored and the deadline follows them. Watchers are woken, and the
+    work the match waits for (a bot's turn, a system step) is queued again for the new
+    version."""
+    _require_lock(locked)
+    match = locked.match
+    if match.status != Match.Status.ACTIVE:
+        raise MatchNotStarted()
+    match.version += 1
+    move = Move.objects.create(match=match, seq=match.version, kind=Move.Kind.SYSTEM, seat=None,
+                               user=None, payload=payload, events=[])
+    timing = match_control(match)
+    if timing is not None:
+        clocks_store(locked, match_clocks(match), clocks, seat_calendars(timing, locked.seats))
+    if not locked.engine.is_realtime(locked.state):
+        match.deadline = clocks_deadline(locked)
+    work = due.work_of(match, locked.seats, locked.engine, locked.state)
+    due.mark(match, work)
+    match.save(update_fields=["version", *CLOCK_FIELDS, "work_due_at", "updated_at"])
+    match_changed(match)
+    _schedule_follow_ups(match, work)
     return move
 
 
 def _finish(locked: LockedMatch, outcome: Outcome, fields: list[str]) -> None:
     """The match is over with ``outcome``: save it finished (with ``fields`` the caller
-    changed), copy the ranks and scores onto the seats, tell each person seated, wake the
-    match's watchers and schedule what follows (the rating)."""
+    changed, and its clocks stopped), copy the ranks and scores onto the seats, tell each
+    person seated, wake the match's watchers and schedule what follows (the rating)."""
     match = locked.match
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
+    clocks_stop(locked, now=match.finished_at)
     match.outcome = outcome.as_dict()
     work = due.work_of(match, locked.seats, locked.engine, locked.state)
     due.mark(match, work)
-    match.save(update_fields=[*fields, "status", "finished_at", "outcome", "work_due_at",
-                              "updated_at"])
+    match.save(update_fields=[*fields, *CLOCK_FIELDS, "status", "finished_at", "outcome",
+                              "work_due_at", "updated_at"])
     _record_results(locked.seats, outcome.ranks, outcome.scores)
     wake: set[str] = set()
     for seat in locked.seats:
@@ -128,7 +164,15 @@ def start(*, locked: LockedMatch, state: Any) -> None:
     match = locked.match
     match.status = Match.Status.ACTIVE
     match.started_at = timezone.now()
-    _snapshot(locked, state, previous_actors=frozenset())
+    # A player on vacation starts with a stopped clock: one entry each, as when it stops later.
+    away = seats_away_at_start(locked, now=match.started_at,
+                               realtime=locked.engine.is_realtime(state))
+    _snapshot(locked, state, previous_actors=frozenset(), away=away)
+    for index in away:
+        match.version += 1
+        Move.objects.create(match=match, seq=match.version, kind=Move.Kind.SYSTEM, seat=None,
+                            user=None, payload=movelog.vacation_payload(index, away=True),
+                            events=[])
     work = due.work_of(match, locked.seats, locked.engine, state)
     if work.race:
         # Every real-time bot's chain of actions starts now.
@@ -138,7 +182,7 @@ def start(*, locked: LockedMatch, state: Any) -> None:
         Seat.objects.bulk_update(race_seats, ["bot_tick_at"])
     due.mark(match, work, match.started_at)
     match.save(update_fields=["status", "started_at", "state", "actors", *CLOCK_FIELDS,
-                              "work_due_at", "updated_at"])
+                              "work_due_at", "version", "updated_at"])
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_STARTED, match=match,
            game=match.game)
     _notify_turns(locked, set(match.actors))
@@ -171,9 +215,10 @@ def human_ids(seats: Iterable[Seat]) -> list[int]:
 
 
 def _snapshot(locked: LockedMatch, state: Any, *, previous_actors: frozenset[int],
-              mover: int | None = None) -> None:
+              mover: int | None = None, away: Iterable[int] = ()) -> None:
     """Keep ``state`` as the match's snapshot with the seats it waits for, and move the clocks
-    on (``mover``: the seat whose move this was, if any)."""
+    on (``mover``: the seat whose move this was, if any; ``away``: seats whose clocks stop
+    first for their players' vacations)."""
     match, engine = locked.match, locked.engine
     match.state = engine.dump(state)
     # The answer's view is built from this state, not from loading the snapshot again.
@@ -188,7 +233,8 @@ def _snapshot(locked: LockedMatch, state: Any, *, previous_actors: frozenset[int
     else:
         # A new turn begins when the seats the match waits for grow (see games.services.clocks).
         match.deadline = clocks_advance(locked, actors=actors, now=now, mover=mover,
-                                        new_turn=bool(set(actors) - previous_actors))
+                                        new_turn=bool(set(actors) - previous_actors),
+                                        away=away)
 
 
 def _record_results(seats: Iterable[Seat], ranks: tuple[int, ...],

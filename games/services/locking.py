@@ -10,11 +10,24 @@ players could be told anything, and the transaction that holds the lock), so not
 between modules on the model instance. The services read all of it from the ``LockedMatch``;
 the match row keeps its seats only where the read selectors look for any match's seats
 (``match_seats``), so rendering the answer about it afterwards reads nothing more.
+
+A player's vacation changes the clocks of all their running matches in one transaction, so some
+transactions hold several locks. They take them in one order, which makes a deadlock
+impossible: first the players' ``Vacation`` rows (``vacations_lock``, by user id), then the
+matches (``matches_lock``, by id; ``match_lock`` of a match already locked waits for nothing).
+A vacation, the deadline sweep of a match that stops for vacations, a rematch and a change of
+time zone follow it; a staff ban locks the account, then the matches by id. The one exception
+is a match's start, which reads its players' vacation rows after locking the match
+(``games.services.clocks.seats_away_at_start``): nothing that holds a vacation row ever waits
+for a match that has not started, since a vacation only locks running matches (a rematch,
+whose start follows the lock of a match that just ended, locks the rows first).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from typing import Any, Literal, overload
 from uuid import UUID
@@ -24,10 +37,12 @@ from django.db.transaction import Atomic
 
 from accounts.models import User
 from games.catalog import get_engine
+from games.clocks import vacation
 from games.exceptions import MatchNotFound, StaleVersion
 from games.kit.protocol import AnyEngine
-from games.models import Match, Seat
+from games.models import Match, Seat, Vacation
 from games.selectors import match_of_rows, match_rows, match_state, match_visible
+from games.selectors.vacations import vacation_bank, vacation_policy
 from games.services.reachability import reachability_condition
 from games.services.reminder_offsets import offsets_annotation
 
@@ -148,3 +163,38 @@ def version_check(match: Match, expected_version: int | None) -> None:
     """``StaleVersion`` (with the current version) if the caller expected another version."""
     if expected_version is not None and expected_version != match.version:
         raise StaleVersion(current_version=match.version)
+
+
+def vacations_lock(users: Iterable[User], now: datetime) -> dict[int, Vacation]:
+    """Lock the players' vacation rows for the rest of the current transaction, in user id
+    order, and answer them by user id. An account that has none gets one first, holding its
+    starting bank (what the reads count for it anyway, ``games.selectors.vacations``): a row
+    being made by another transaction is waited for rather than missed.
+
+    Lock them before any match (see the module's docstring)."""
+    people = {user.pk: user for user in users}
+    if not people:
+        return {}
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("vacations_lock must run inside a transaction.")
+    rules = vacation_policy()
+    have = set(Vacation.objects.filter(user_id__in=people).values_list("user_id", flat=True))
+    Vacation.objects.bulk_create(
+        [Vacation(user_id=user_id, bank=vacation.dump_bank(vacation_bank(user, None, now, rules)))
+         for user_id, user in sorted(people.items()) if user_id not in have],
+        ignore_conflicts=True)
+    rows = Vacation.objects.select_for_update().filter(user_id__in=people).order_by("user_id")
+    return {row.user_id: row for row in rows}
+
+
+def matches_lock(match_ids: Iterable[UUID | str]) -> list[UUID]:
+    """Lock the matches' rows for the rest of the current transaction, in id order (see the
+    module's docstring); answers the ids of those that exist. ``match_lock`` then reads each
+    without waiting."""
+    wanted = set(match_ids)
+    if not wanted:
+        return []
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("matches_lock must run inside a transaction.")
+    return list(Match.objects.select_for_update().filter(id__in=wanted).order_by("id")
+                .values_list("id", flat=True))

@@ -32,10 +32,10 @@ from games.exceptions import (
 )
 from games.kit.protocol import Engine
 from games.models import Match, Seat, UserEvent
-from games.selectors import game_engine
+from games.selectors import game_engine, match_rows
 from games.services import _recording
 from games.services.clocks import time_control_checked
-from games.services.locking import LockedMatch, match_lock
+from games.services.locking import LockedMatch, match_lock, vacations_lock
 from games.services.notifications import match_changed, notify
 
 
@@ -274,6 +274,12 @@ def match_rematch(*, user: User, match_id: UUID) -> tuple[Match, bool]:
     Once per match: whoever of its players asks first creates it, and asking again (anyone,
     any number of times) gives the same match, accepting the caller's invitation to it if one
     is pending. Returns the rematch and whether this call created it."""
+    # The rematch may start here, reading its players' vacation rows: they are locked before
+    # any match, as everywhere (games.services.locking), since the original ran a moment ago.
+    seated = match_rows(match_id, Seat.objects.filter(user__isnull=False, user__is_bot=False))
+    people = [seat.user for seat in seated if seat.user is not None]
+    if len(people) > 1:
+        vacations_lock(people, timezone.now())
     locked = match_lock(match_id=match_id, user=user)
     match, seats = locked.match, list(locked.seats)
     mine = locked.seat_of(user)

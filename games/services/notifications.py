@@ -19,7 +19,8 @@ from games.services.scheduling import notify_after_commit
 NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SOON,
                             UserEvent.Type.INVITED, UserEvent.Type.MATCH_FINISHED,
                             UserEvent.Type.RATING_CHANGED, UserEvent.Type.VACATION_ENDING,
-                            UserEvent.Type.VACATION_ENDED})
+                            UserEvent.Type.VACATION_ENDED,
+                            UserEvent.Type.AUTO_VACATION_STARTED})
 
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,

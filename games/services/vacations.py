@@ -9,10 +9,13 @@ and re-checks each under its lock, so a vacation ends, and each warning goes out
 however often or concurrently the sweep runs.
 
 Three functions are the vacation's events, each in the transaction that records it:
-``vacation_start`` (the player went on vacation), ``vacation_end`` (the player came back by
-hand) and ``vacation_run_out`` (the bank was used up). Each is the one place to act on the
-player's matches when that happens (stopping and restarting the seats' clocks where
-``games.clocks.clock.vacation_applies``).
+``vacation_start`` (the player went on vacation, by hand or, through ``vacation_auto_start``,
+instead of timing out), ``vacation_end`` (the player came back by hand) and
+``vacation_run_out`` (the bank was used up). Each acts on the player's running matches in that
+transaction (``games.services.away``): the start stops the player's seat clocks where
+``games.clocks.clock.vacation_applies``, and either end restarts every one stopped for a
+vacation at the instant the vacation ended. The vacation row is locked before any match
+(``games.services.locking``).
 """
 
 from __future__ import annotations
@@ -27,19 +30,16 @@ from games.clocks import errors as clock_errors
 from games.clocks import vacation
 from games.clocks.instants import dump_instant
 from games.exceptions import AlreadyOnVacation, NotOnVacation, VacationBankEmpty
-from games.models import UserEvent, Vacation
-from games.selectors.vacations import vacation_bank, vacation_policy
+from games.models import Match, UserEvent, Vacation
+from games.selectors.vacations import vacation_policy
+from games.services.away import player_clocks_restart, player_clocks_stop
+from games.services.locking import vacations_lock
 from games.services.notifications import notify
 
 
 def _locked(user: User, now: datetime) -> Vacation:
     """The player's row, locked (made with the starting bank if the account has none)."""
-    row = Vacation.objects.select_for_update().filter(user=user).first()
-    if row is None:
-        bank = vacation_bank(user, None, now, vacation_policy())
-        Vacation.objects.get_or_create(user=user, defaults={"bank": vacation.dump_bank(bank)})
-        row = Vacation.objects.select_for_update().get(user=user)
-    return row
+    return vacations_lock([user], now)[user.pk]
 
 
 def _not_before(now: datetime, bank: vacation.VacationBank) -> datetime:
@@ -61,20 +61,44 @@ def vacation_start(*, user: User, now: datetime | None = None) -> Vacation:
     """The player goes on vacation at ``now``: the bank is spent from then on, until the player
     comes back (``vacation_end``) or the bank is used up (``vacation_run_out``).
 
-    The event "vacation started": the place to stop the player's clocks (at ``now``) in every
-    match where their vacation applies. Raises ``AlreadyOnVacation`` or ``VacationBankEmpty``
-    (nothing changed)."""
+    The event "vacation started": the player's seat clocks stop at that instant in every
+    running match where their vacation applies (``games.services.away.player_clocks_stop``). A
+    vacation that used up the bank before ``now`` and that the sweep has not ended yet ends
+    first, as the sweep would (``vacation_run_out``). Raises ``AlreadyOnVacation`` or
+    ``VacationBankEmpty`` (nothing changed)."""
     now = now or timezone.now()
     rules = vacation_policy()
     row = _locked(user, now)
     stored = vacation.load_bank(row.bank)
+    now = _not_before(now, stored)
+    if vacation.has_run_out(stored, now):
+        try:
+            vacation.start(rules, vacation.standing(rules, stored, now), now)
+        except clock_errors.VacationBankEmpty:
+            raise VacationBankEmpty(left_seconds=0) from None
+        stored = _run_out(row, stored, now)
     try:
-        bank = vacation.start(rules, stored, _not_before(now, stored))
+        bank = vacation.start(rules, stored, now)
     except clock_errors.AlreadyOnVacation:
         raise AlreadyOnVacation() from None
     except clock_errors.VacationBankEmpty:
         raise VacationBankEmpty(left_seconds=0) from None
     _store(row, bank)
+    player_clocks_stop(user=user, at=now)
+    return row
+
+
+@transaction.atomic
+def vacation_auto_start(*, user: User, match: Match, at: datetime) -> Vacation:
+    """The player's seat in ``match`` ran out of time at ``at`` and auto-vacation spares it:
+    their vacation starts at that instant (``vacation_start``: every applicable match of theirs
+    stops, this one included, and no time is charged past the deadline), and they are told
+    (``auto_vacation_started``, with the match and when the vacation ends by itself)."""
+    row = vacation_start(user=user, now=at)
+    bank = vacation.load_bank(row.bank)
+    notify(user_ids=[user.pk], type=UserEvent.Type.AUTO_VACATION_STARTED, match=match,
+           game=match.game, since=dump_instant(bank.since),
+           runs_out_at=dump_instant(vacation.runs_out_at(bank)))
     return row
 
 
@@ -82,10 +106,11 @@ def vacation_start(*, user: User, now: datetime | None = None) -> Vacation:
 def vacation_end(*, user: User, now: datetime | None = None) -> Vacation:
     """The player comes back from vacation at ``now``; what is left of the bank earns again.
 
-    The event "vacation ended by hand": the place to restart the player's clocks (at ``now``)
-    in the matches their vacation stopped. A vacation that ran out before ``now`` and that the
-    sweep has not ended yet ends as the sweep would (``vacation_run_out``: at the instant it ran
-    out, the player told). Raises ``NotOnVacation`` (nothing changed)."""
+    The event "vacation ended by hand": the player's seat clocks stopped for a vacation run
+    again from ``now`` (``games.services.away.player_clocks_restart``). A vacation that ran out
+    before ``now`` and that the sweep has not ended yet ends as the sweep would
+    (``vacation_run_out``: at the instant it ran out, the player told). Raises
+    ``NotOnVacation`` (nothing changed)."""
     now = now or timezone.now()
     row = _locked(user, now)
     bank = vacation.load_bank(row.bank)
@@ -95,7 +120,9 @@ def vacation_end(*, user: User, now: datetime | None = None) -> Vacation:
     if vacation.has_run_out(bank, now):
         _run_out(row, bank, now)
         return row
-    _store(row, vacation.end(vacation_policy(), bank, now))
+    ended = vacation.end(vacation_policy(), bank, now)
+    _store(row, ended)
+    player_clocks_restart(user=user, at=ended.as_of)
     return row
 
 
@@ -104,8 +131,9 @@ def vacation_run_out(*, user_id: int, now: datetime | None = None) -> bool:
     """End the player's vacation if it has used up the bank by ``now``, and tell them; whether
     it did (False: no vacation runs, it has time left, or it was ended already).
 
-    The event "vacation ran out": the vacation ends at ``runs_out_at``, the instant to restart
-    the player's clocks at in the matches it stopped."""
+    The event "vacation ran out": the vacation ends at ``runs_out_at``, and the player's seat
+    clocks stopped for it run again from that instant
+    (``games.services.away.player_clocks_restart``), however late the sweep comes."""
     now = now or timezone.now()
     row = Vacation.objects.select_for_update().filter(user_id=user_id).first()
     if row is None:
@@ -117,11 +145,15 @@ def vacation_run_out(*, user_id: int, now: datetime | None = None) -> bool:
     return True
 
 
-def _run_out(row: Vacation, bank: vacation.VacationBank, now: datetime) -> None:
+def _run_out(row: Vacation, bank: vacation.VacationBank, now: datetime) -> vacation.VacationBank:
+    """End the vacation that used up ``bank`` by ``now`` at the instant it ran out: the
+    player's clocks run again from then, and they are told. Answers the bank kept."""
     ended = vacation.end(vacation_policy(), bank, now)
     _store(row, ended)
+    player_clocks_restart(user=row.user, at=ended.as_of)
     notify(user_ids=[row.user_id], type=UserEvent.Type.VACATION_ENDED,
            since=dump_instant(bank.since), ended_at=dump_instant(ended.as_of))
+    return ended
 
 
 @transaction.atomic

@@ -3,7 +3,8 @@ coming back from vacation with the bank shown in days and hours, the auto-vacati
 the reminder offsets, at a phone's width, in every language, axe-core clean, no console error.
 And what the others see: an "on vacation" badge after the player's name on the match page, in
 the inbox's lists and invitations, in the lobby's open seats and on the player's page, at a
-phone's width (375 px), in every language.
+phone's width (375 px), in every language; and a match page's log telling when a player's
+clock stopped for a vacation and ran again.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import pytest
 
 from games.models import Vacation
 from games.notify.models import NotificationSettings
-from games.services import match_create
+from games.services import match_create, match_join
 from games.services.matches import SeatSpec
 from games.services.vacations import vacation_end, vacation_start
 from tests.browser.conftest import web_pages
@@ -202,3 +203,24 @@ def test_the_badge_in_every_language(pages, language):
     expect(page.locator(".seat-chip[data-seat='1'] [data-away]")).to_have_text(AWAY[language])
     assert _overflow(page, PHONE_375) <= 0
     pages.shot(page, f"away-match-{language}-phone375")
+
+
+def test_the_match_log_tells_of_a_players_vacation(pages):
+    ada = UserFactory(username="ada", password="a long enough passphrase")
+    bo = UserFactory(username="bo", password="a long enough passphrase")
+    match = match_create(user=ada, game="nibble", config={"first_seat": 0},
+                         time_control={"kind": "per_move", "turn_seconds": 86400},
+                         seats=[SeatSpec("me"), SeatSpec("user", username="bo")])
+    match_join(user=bo, match_id=match.id)
+    vacation_start(user=ada)
+    page = _page(pages, bo, viewport={"width": 1280, "height": 900})
+    page.goto(f"/match/{match.id}")
+    log = page.locator("#move-log")
+    expect(log).to_contain_text("server: ada is on vacation: their clock stopped")
+    vacation_end(user=ada)
+    page.reload()
+    expect(page.locator("#move-log")).to_contain_text(
+        "server: ada is back from vacation: their clock runs again")
+    mine = _page(pages, ada, viewport={"width": 1280, "height": 900}, locale="fr-FR")
+    mine.goto(f"/match/{match.id}")
+    expect(mine.locator("#move-log")).to_contain_text("est en vacances : son temps est arrêté")

@@ -119,6 +119,28 @@ def test_auto_vacation_starts_instead_of_a_timeout_only_when_it_may() -> None:
     assert not clock.should_auto_vacation(BANK, away, 0, out, NONE, vacation_left=DAY)
 
 
+def test_auto_vacation_needs_the_bank_to_hold_what_a_return_gives_back() -> None:
+    clocks = clock.start_turns(BANK, clock.new_clocks(BANK, 2), [0], MONDAY)
+    out = later(72)
+
+    def asks(control=BANK, left=DAY, minimum=DAY) -> bool:
+        return clock.should_auto_vacation(control, clocks, 0, out, NONE, vacation_left=left,
+                                          minimum_left=minimum)
+
+    assert asks(left=DAY) and not asks(left=DAY - 1)
+    # The floor is what the return would give: never more than the control's most.
+    assert clock.returning_minimum(BANK, 99 * DAY) == 5 * DAY
+    assert asks(left=5 * DAY, minimum=99 * DAY) and not asks(left=5 * DAY - 1, minimum=99 * DAY)
+    hourly = per_move(HOUR)
+    hourly_clocks = clock.start_turns(hourly, clock.new_clocks(hourly, 2), [0], MONDAY)
+    assert clock.should_auto_vacation(hourly, hourly_clocks, 0, later(1), NONE,
+                                      vacation_left=HOUR, minimum_left=DAY)
+    assert not clock.should_auto_vacation(hourly, hourly_clocks, 0, later(1), NONE,
+                                          vacation_left=HOUR - 1, minimum_left=DAY)
+    # Without a minimum, a second of vacation is enough; an empty bank never is.
+    assert asks(left=1, minimum=0) and not asks(left=0, minimum=0)
+
+
 def test_a_return_from_vacation_may_bring_a_minimum_of_time() -> None:
     clocks = clock.start_turns(BANK, clock.new_clocks(BANK, 2), [0], MONDAY)
     clocks = clock.start_vacation(BANK, clocks, 0, later(72), NONE)
@@ -138,6 +160,16 @@ def test_a_vacation_off_turn_stops_the_next_turn_from_its_start() -> None:
     assert clock.describe(clocks, 1, later(5), NONE) == {
         "time_left": 3 * DAY, "deadline": later(77).isoformat(), "on_turn": True,
         "running": True, "vacation": False}
+
+
+def test_a_match_over_ends_every_turn_and_keeps_no_clock_stopped_for_a_vacation() -> None:
+    clocks = clock.start_turns(BANK, clock.new_clocks(BANK, 3), [0, 1], MONDAY)
+    clocks = clock.start_vacation(BANK, clocks, 1, later(2), NONE)
+    clocks = clock.start_vacation(BANK, clocks, 2, later(2), NONE)
+    done = clock.over(BANK, clocks, later(5), [NONE] * 3)
+    assert done == (clock.SeatClock(left=3 * DAY - 5 * HOUR),
+                    clock.SeatClock(left=3 * DAY - 2 * HOUR), clock.SeatClock(left=3 * DAY))
+    assert clock.load_clocks(clock.dump_clocks(done)) == done
 
 
 def test_an_old_shared_deadline_is_carried_over_to_the_second() -> None:

@@ -1,5 +1,6 @@
-"""The notices of a player's own vacation (a day of the bank left; it ended by itself) go out
-through the player's channels, in their language, and can be switched off like any kind."""
+"""The notices of a player's own vacation (a day of the bank left; it ended by itself; it
+started instead of a timeout) go out through the player's channels, in their language, and can
+be switched off like any kind."""
 
 from __future__ import annotations
 
@@ -7,12 +8,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from games.models import UserEvent
+from games.clocks import vacation
+from games.models import UserEvent, Vacation
 from games.notify.kinds import message
 from games.notify.preferences import preferences_update
 from games.selectors.feeds import user_events_after
+from games.services.deadlines import deadlines_sweep
 from games.services.vacations import vacation_start, vacations_sweep
-from tests.notify.helpers import registered_device, verified
+from tests.notify.helpers import registered_device, start, verified
 
 pytestmark = pytest.mark.django_db
 
@@ -67,4 +70,54 @@ def test_the_words_are_in_the_players_language(three_days, alice, language, titl
     with translation.override(language):
         words = [message(entry) for entry in entries]
     assert [w.kind for w in words] == ["vacation_ended"]
+    assert words[0].title == title
+
+
+def _late(alice, bob):
+    """A Nibble match of alice and bob in which alice's day to move has passed, swept."""
+    match = start("nibble", [alice, bob], config={"first_seat": 0})
+    deadlines_sweep(now=match.deadline + timedelta(seconds=30))
+    return match
+
+
+def test_an_auto_vacation_is_pushed_and_mailed_with_its_match(
+        smtp, push_service, alice, bob, django_capture_on_commit_callbacks):
+    verified(alice)
+    device = registered_device(push_service, alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = _late(alice, bob)
+    pushed = [p for p in push_service.for_device(device) if p["kind"] == "auto_vacation_started"]
+    assert len(pushed) == 1
+    assert pushed[0]["url"] == f"/match/{match.id}" and pushed[0]["match"] == str(match.id)
+    assert pushed[0]["title"] == "Nibble: your time ran out, your vacation started"
+    bank = vacation.load_bank(Vacation.objects.get(user=alice).bank)
+    assert bank.since == match.deadline.replace(microsecond=0)
+    assert vacation.runs_out_at(bank).strftime("%Y-%m-%d %H:%M UTC") in pushed[0]["body"]
+    assert [m["Subject"] for m in smtp.messages
+            if "vacation" in m["Subject"]] == [pushed[0]["title"]]
+
+
+def test_the_auto_vacation_notice_can_be_switched_off(smtp, alice, bob,
+                                                      django_capture_on_commit_callbacks):
+    verified(alice)
+    preferences_update(user=alice, preferences={"auto_vacation_started": {"email": False}})
+    with django_capture_on_commit_callbacks(execute=True):
+        _late(alice, bob)
+    assert not [m for m in smtp.messages if "vacation" in m["Subject"]]
+    assert UserEvent.objects.filter(user=alice, type="auto_vacation_started").count() == 1
+
+
+@pytest.mark.parametrize(("language", "title"), [
+    ("fr", "Nibble : votre temps est écoulé, vos vacances ont commencé"),
+    ("pt-br", "Nibble: seu tempo acabou, suas férias começaram"),
+    ("ko", "니블: 시간이 다 되어 휴가가 시작되었습니다"),
+])
+def test_the_auto_vacation_words_are_in_the_players_language(alice, bob, language, title):
+    from django.utils import translation
+
+    _late(alice, bob)
+    entries = [e for e in user_events_after(user=alice) if e["type"] == "auto_vacation_started"]
+    with translation.override(language):
+        words = [message(entry) for entry in entries]
+    assert [w.kind for w in words] == ["auto_vacation_started"]
     assert words[0].title == title

@@ -24,6 +24,7 @@ from games.services import (
 )
 from games.services.deadlines import deadlines_sweep
 from tests.factories import UserFactory
+from tests.games.helpers import auto_vacation_off
 
 pytestmark = pytest.mark.django_db
 
@@ -130,6 +131,7 @@ def test_each_drafting_seat_runs_its_own_clock_and_the_last_to_place_starts_afre
 
 def test_the_sweep_times_out_only_the_late_seat_of_a_three_seat_draft():
     users = [UserFactory() for _ in range(3)]
+    auto_vacation_off(*users)
     bank = {"kind": "bank", "initial_seconds": HOUR, "maximum_seconds": HOUR}
     with time_machine.travel(WEDNESDAY, tick=False):
         match = start("nimalia", users, time_control=bank, config={"objectives": "first_game"})
@@ -228,6 +230,7 @@ def _sweep(at) -> None:
 
 def test_only_the_first_timeout_of_a_run_is_rated():
     leaver = UserFactory()
+    auto_vacation_off(leaver)
     first, second = (_waiting_on(leaver, UserFactory(), WEDNESDAY + timedelta(hours=h))
                      for h in (0, 1))
     _sweep(WEDNESDAY + timedelta(days=1, minutes=1))

@@ -20,6 +20,7 @@ from games.services import (
 )
 from games.services.deadlines import deadlines_sweep
 from tests.factories import UserFactory
+from tests.games.helpers import auto_vacation_off
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +66,7 @@ def test_a_deadline_is_set_for_the_seat_that_must_act_and_shown():
 
 def test_nobody_moved_yet_the_match_is_aborted_unrated():
     users = [UserFactory(), UserFactory()]
+    auto_vacation_off(*users)
     match = start("nibble", users)
     done = deadlines_sweep(now=match.deadline + timedelta(seconds=1))
     match.refresh_from_db()
@@ -76,6 +78,7 @@ def test_nobody_moved_yet_the_match_is_aborted_unrated():
 
 def test_two_players_the_other_wins_on_timeout():
     users = [UserFactory(), UserFactory()]
+    auto_vacation_off(*users)
     match = start("nibble", users)
     play_legal(match, users)
     late = match.actors[0]
@@ -104,6 +107,7 @@ def test_sweep_is_idempotent_and_leaves_future_deadlines_alone():
 
 def test_three_or_four_players_the_late_seat_forfeits_and_its_cards_leave_play():
     users = [UserFactory() for _ in range(3)]
+    auto_vacation_off(*users)
     match = start("nimble", users, config={"mode": "turns"})
     play_legal(match, users)
     late = match.actors[0]
@@ -123,6 +127,7 @@ def test_a_timed_out_nimalia_seat_is_played_on_by_a_bot(django_capture_on_commit
 
     bot_accounts_ensure()
     users = [UserFactory() for _ in range(3)]
+    auto_vacation_off(*users)
     match = start("nimalia", users, config={"objectives": "first_game"})
     play_legal(match, users, avoid_seat=2)
     play_legal(match, users, avoid_seat=2)

@@ -15,7 +15,13 @@ from games import movelog
 from games.catalog import get_engine
 from games.kit.protocol import Outcome
 from games.models import Match, Move
-from games.services import match_deadline_expire, match_resign, moderation
+from games.services import (
+    match_deadline_expire,
+    match_resign,
+    moderation,
+    vacation_end,
+    vacation_start,
+)
 from tests.factories import UserFactory
 from tests.notify.helpers import play, start
 
@@ -33,6 +39,9 @@ def test_system_payloads_and_forfeits_read_back_their_reason():
     forfeit = Move(kind=Move.Kind.FORFEIT, payload=movelog.forfeit_payload(movelog.TIMEOUT))
     assert movelog.entry_reason(forfeit) == movelog.TIMEOUT
     assert movelog.entry_reason(Move(kind=Move.Kind.MOVE, payload=["not", "a", "dict"])) is None
+    away = Move(kind=Move.Kind.SYSTEM, payload=movelog.vacation_payload(1, away=True))
+    assert away.payload == {"reason": "vacation", "seat": 1, "away": True}
+    assert movelog.entry_reason(away) == movelog.VACATION
 
 
 def test_a_declared_result_is_written_and_read_as_one_match_ended_event():
@@ -77,6 +86,23 @@ def test_a_forfeit_and_an_adjudicated_result_replay():
         (Move.Kind.FORFEIT, movelog.RESIGNED), (Move.Kind.SYSTEM, movelog.ADJUDICATED)]
     match.refresh_from_db()
     assert movelog.declared_outcome(entries[-1]) == match.outcome
+    _replays_to_the_stored_state(match)
+
+
+def test_vacation_entries_replay_leaving_the_game_as_it_was():
+    users = [UserFactory() for _ in range(2)]
+    match = start("nibble", users)
+    play(match, users)
+    vacation_start(user=users[0])
+    vacation_end(user=users[0])
+    entries = list(Move.objects.filter(match=match).order_by("seq"))
+    assert [(m.kind, movelog.entry_reason(m), m.events) for m in entries[1:]] == [
+        (Move.Kind.SYSTEM, movelog.VACATION, []), (Move.Kind.SYSTEM, movelog.VACATION, [])]
+    engine = get_engine(match.game)
+    after_move = engine.dump(movelog.state_at(match, engine, 1))
+    match.refresh_from_db()
+    assert [engine.dump(movelog.state_at(match, engine, seq)) for seq in (2, 3)] == \
+        [after_move, after_move]
     _replays_to_the_stored_state(match)
 
 

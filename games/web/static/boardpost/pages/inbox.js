@@ -49,6 +49,8 @@ const FEED_TEXT = {
     { game: gameName(e.game), before: e.data.before ?? "?", after: e.data.after ?? "?" }),
   vacation_ending: () => gettext("Your vacation ends in a day"),
   vacation_ended: () => gettext("Your vacation is over: your clocks run again"),
+  auto_vacation_started: (e) => interpolate(gettext("Your time ran out in %(game)s: your vacation started instead"),
+    { game: gameName(e.game) }),
 };
 
 /** The opponents' names, each marked when the player is on vacation; "—" for none.

@@ -10,7 +10,7 @@ import {
   awayBadge, clear, deadlineTag, h, link, notice, preserveFocus, timeTag, withTime,
 } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
-import { consistent, goalLine, myTurn, ordinal, statusText } from "../matchinfo.js";
+import { consistent, goalLine, myTurn, ordinal, seatLabel, statusText } from "../matchinfo.js";
 import { afterMatch } from "../aftermatch.js";
 
 const RUNNING = new Set(["open", "active"]);
@@ -381,13 +381,24 @@ export async function render(main, [id], ctx) {
       : gettext("server");
   }
 
+  /** A vacation's entry (the server stopped or restarted a seat's clock), in words; null for
+   * any other entry. @param {LogEntry} entry @returns {string | null} */
+  function vacationText(entry) {
+    const note = entry.kind === "system" ? entry.payload : null;
+    if (!match || note?.reason !== "vacation" || typeof note.seat !== "number") return null;
+    const name = seatLabel(match, note.seat);
+    return note.away ? interpolate(gettext("%(name)s is on vacation: their clock stopped"), { name })
+      : interpolate(gettext("%(name)s is back from vacation: their clock runs again"), { name });
+  }
+
   function renderLog() {
     const over = match && !RUNNING.has(match.status);
     clear(logList);
     for (const entry of log) {
       const text = interpolate(gettext("%(who)s: %(move)s"),
         { who: actorName(entry),
-          move: game ? game.describe(entry, /** @type {Match} */ (match)) : entry.kind });
+          move: vacationText(entry)
+            ?? (game ? game.describe(entry, /** @type {Match} */ (match)) : entry.kind) });
       logList.append(h("li", { value: entry.seq, dataset: { seq: entry.seq } },
         over ? h("button", {
           type: "button", class: "linkish", onClick: () => replayTo(entry.seq),

@@ -21,6 +21,7 @@ const KINDS = [
   ["match_finished", gettext("A match finished (with the rating change)")],
   ["vacation_ending", gettext("A day of vacation left")],
   ["vacation_ended", gettext("Vacation over")],
+  ["auto_vacation_started", gettext("A vacation started instead of a timeout")],
 ];
 
 /**

@@ -76,7 +76,7 @@ export async function vacationPart(offsets, say, signal) {
         onClick: () => change(vacation.on_vacation ? "DELETE" : "PUT"),
       }, vacation.on_vacation ? gettext("End my vacation") : gettext("Go on vacation"))),
       h("p", { class: "muted" }, interpolate(
-        gettext("While you are on vacation, the time comes off your bank. You earn %(accrual)s a day off vacation, up to %(cap)s. Not in effect yet: a vacation does not stop your matches' clocks."),
+        gettext("While you are on vacation your clocks stop in every match that allows it (except against bots only), and the time comes off your bank. You earn %(accrual)s a day off vacation, up to %(cap)s."),
         { accrual: daysAndHours(vacation.accrual_seconds_per_day),
           cap: daysAndHours(vacation.cap_seconds) })),
     ];
@@ -88,7 +88,7 @@ export async function vacationPart(offsets, say, signal) {
       type: "checkbox", id: "auto-vacation", checked: vacation.auto_vacation,
       onChange: (event) => change("PATCH", {
         auto_vacation: /** @type {HTMLInputElement} */ (event.target).checked }),
-    }), " ", gettext("Auto-vacation (not in effect yet): when my time would run out, start a vacation instead while my bank has time")));
+    }), " ", gettext("Auto-vacation: when my time would run out, start a vacation instead while my bank has time")));
   }
 
   /** @param {number[]} chosen */
