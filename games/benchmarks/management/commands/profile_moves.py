@@ -122,7 +122,7 @@ class Command(BaseCommand):
         rng = random.Random(7)
         version = Match.objects.get(id=match_id).version
         while True:
-            status, body = _call(app, "POST", f"/floor/matches/{match_id}/moves",
+            status, body = _call(app, "POST", f"/api/floor/matches/{match_id}/moves",
                                  users[version % 2][1],
                                  {"move": {"take": [[rng.randrange(16), rng.randrange(16)]]},
                                   "expected_version": version})
