@@ -11,12 +11,15 @@ profiler) of:
 * DRF's pieces, each added to the one before: DRF alone with its stock JSON parser and
   renderer, its content negotiation, the project's parser and renderer, the token looked up by
   one query (the stack floor's), the project's token authentication (the token remembered),
-  the permission, the throttles.
+  the permission, the throttles;
+* the database: a request's life (its signals take a pooled connection and give it back)
+  around one token look-up, in SQL through the cursor as the bare floor does it, and through
+  the ORM with the user as the project does it.
 
 Each figure is the least of ``--repeats`` batches of ``--requests`` requests, in microseconds
-of this process's CPU per request; a piece's cost is a difference of two such figures, so one
-of a few microseconds is within the noise (the command prints the spread of the whole chain's
-batches as a guide). The database work of a view is not here: ``profile_moves`` profiles the
+of this process's CPU per request (the database server's is not counted); a piece's cost is a
+difference of two figures whose batches were taken in turn, so a change in the machine's speed
+touches both, and one of a few microseconds is within the noise. ``profile_moves`` profiles the
 stack floor and the move path whole. Run with ``DJANGO_DEBUG=false`` and the throttle rates of
 ``make profile-moves``, so no budget runs out.
 """
@@ -34,10 +37,12 @@ from django.contrib.auth.middleware import AuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware
 from django.core.management.base import BaseCommand, CommandError
+from django.core.signals import request_finished, request_started
+from django.db import connection
 from django.test.utils import override_settings
 from django.utils.module_loading import import_string
 
-from accounts.models import User
+from accounts.models import ApiToken, User, token_digest
 from accounts.services import token_create
 from games.benchmarks.stack import ADDS_TO, DRF_VARIANTS, StackHandler
 
@@ -83,6 +88,36 @@ def caller(app: StackHandler, path: str, token: str) -> Callable[[], int]:
     return call
 
 
+def token_lookups(token: str) -> dict[str, Callable[[], int]]:
+    """A request's life around one token look-up, three ways: none (the request signals only:
+    the pooled connection taken and given back), in SQL through the cursor (the bare floor's
+    way) and through the ORM with the user (the project's way)."""
+    digest = token_digest(token)
+
+    def life(look_up: Callable[[], Any]) -> Callable[[], int]:
+        def call() -> int:
+            request_started.send(sender=None)
+            try:
+                look_up()
+            finally:
+                request_finished.send(sender=None)
+            return 201
+
+        return call
+
+    def in_sql() -> Any:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT user_id FROM accounts_apitoken WHERE digest = %s", [digest])
+            return cursor.fetchone()
+
+    def in_orm() -> Any:
+        return ApiToken.objects.select_related("user").get(digest=digest)
+
+    return {"the request's signals alone (no query, no connection)": life(lambda: None),
+            "the token's user id in SQL (cursor)": life(in_sql),
+            "the token and its user through the ORM": life(in_orm)}
+
+
 def warm_up(call: Callable[[], int], requests: int) -> None:
     for _ in range(min(200, requests)):
         status = call()
@@ -120,7 +155,8 @@ class Command(BaseCommand):
         parser.add_argument("--requests", type=int, default=1000, help="requests per batch")
         parser.add_argument("--repeats", type=int, default=15,
                             help="batches per figure, taken in turn (the least is kept)")
-        parser.add_argument("--part", choices=["both", "middleware", "drf"], default="both")
+        parser.add_argument("--part", choices=["all", "middleware", "drf", "database"],
+                            default="all")
 
     def handle(self, *args, **options) -> None:
         user, _ = User.objects.get_or_create(username="stack-costs")
@@ -137,10 +173,12 @@ class Command(BaseCommand):
 
         self.stdout.write(f"stack costs: {repeats} batches of {requests} requests, least batch, "
                           "µs of CPU per request (POST, JSON body, Authorization: Token)")
-        if options["part"] != "drf":
+        if options["part"] in ("all", "middleware"):
             self._middleware(list(settings.MIDDLEWARE), compare)
-        if options["part"] != "middleware":
+        if options["part"] in ("all", "drf"):
             self._drf(list(settings.MIDDLEWARE), compare)
+        if options["part"] in ("all", "database"):
+            self._database(token, requests, repeats)
 
     def _middleware(self, chain: list[str], compare: Callable[..., list[float]]) -> None:
         self.stdout.write("\n-- middleware (each: the chain with it less the chain without it)")
@@ -166,3 +204,14 @@ class Command(BaseCommand):
             label = f"{name} (instead of {previous[0]})" if name in ADDS_TO else name
             self.stdout.write(f"  {label:56} {after - before:8.1f}   (request: {after:.1f})")
             previous = (name, f"/api/stack/drf/{name}")
+
+    def _database(self, token: str, requests: int, repeats: int) -> None:
+        self.stdout.write("\n-- the database: one token look-up in a request's life (its "
+                          "signals give the pooled connection back)")
+        cycles = token_lookups(token)
+        figures = paired(list(cycles.values()), requests, repeats)
+        base = figures[0]
+        for (name, _), figure in zip(cycles.items(), figures, strict=True):
+            extra = "" if figure is base else f"   (request: {figure:.1f})"
+            self.stdout.write(f"  {name:56} {figure - (0 if figure is base else base):8.1f}"
+                              f"{extra}")
