@@ -5,8 +5,9 @@ costs a request around a view, piece by piece.
 (``StackHandler``), under the project's settings, with the middleware and DRF classes it is
 measuring. ``empty`` is a plain Django view; ``drf/<name>`` is a DRF view whose classes are
 those of ``DRF_VARIANTS[name]``, each adding one piece of what an API request goes through to
-the one before it. Every DRF variant reads the JSON body and answers a small JSON object. Never
-part of the project's URLs.
+the one before it. Every DRF variant reads the JSON body and answers a small JSON object.
+``moves/sql/<match>`` and ``moves/orm/<match>`` are the bare floor's and the stack floor's views,
+the same move's work in SQL and through the ORM. Never part of the project's URLs.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
-from games.benchmarks.floor import FloorTokenAuthentication
+from games.benchmarks.bare.views import BareMoveApi
+from games.benchmarks.floor import FloorMoveApi, FloorTokenAuthentication
 
 ANSWER = {"seq": 7, "version": 7, "to_act": [1]}
 
@@ -96,6 +98,10 @@ urlpatterns = [
     path("api/stack/empty", empty, name="stack-empty"),
     *[path(f"api/stack/drf/{name}", _drf_view(name, classes), name=f"stack-{name}")
       for name, classes in DRF_VARIANTS.items()],
+    # A floor move's work, through the same stack: in SQL (the bare floor's view) and through
+    # the ORM (the stack floor's).
+    path("api/stack/moves/sql/<uuid:match_id>", BareMoveApi.as_view(), name="stack-moves-sql"),
+    path("api/stack/moves/orm/<uuid:match_id>", FloorMoveApi.as_view(), name="stack-moves-orm"),
 ]
 
 

@@ -14,7 +14,9 @@ profiler) of:
   the permission, the throttles;
 * the database: a request's life (its signals take a pooled connection and give it back)
   around one token look-up, in SQL through the cursor as the bare floor does it, and through
-  the ORM with the user as the project does it.
+  the ORM with the user as the project does it;
+* a floor move's whole work through the whole stack, the bare floor's view (SQL) against the
+  stack floor's (the ORM), on two matches of their own.
 
 Each figure is the least of ``--repeats`` batches of ``--requests`` requests, in microseconds
 of this process's CPU per request (the database server's is not counted); a piece's cost is a
@@ -44,6 +46,7 @@ from django.utils.module_loading import import_string
 
 from accounts.models import ApiToken, User, token_digest
 from accounts.services import token_create
+from games.benchmarks.management.commands.bench_api import Command as BenchApi
 from games.benchmarks.stack import ADDS_TO, DRF_VARIANTS, StackHandler
 
 # Middleware that refuses to run without the session middleware before it (on the requests it
@@ -52,9 +55,11 @@ from games.benchmarks.stack import ADDS_TO, DRF_VARIANTS, StackHandler
 NEEDS_SESSION = (AuthenticationMiddleware, MessageMiddleware)
 
 BODY = b'{"move": {"take": [[3, 4]]}, "expected_version": 6}'
+# A floor move that any version takes.
+MOVE = b'{"move": {"take": [[3, 4]]}}'
 
 
-def request_environ(path: str, token: str) -> dict[str, Any]:
+def request_environ(path: str, token: str, body: bytes = BODY) -> dict[str, Any]:
     """The WSGI environ of a client's move: POST, a small JSON body, a token header."""
     return {
         "REQUEST_METHOD": "POST", "PATH_INFO": path, "SCRIPT_NAME": "", "QUERY_STRING": "",
@@ -62,15 +67,15 @@ def request_environ(path: str, token: str) -> dict[str, Any]:
         "REMOTE_ADDR": "127.0.0.1", "HTTP_HOST": "127.0.0.1:8000",
         "HTTP_AUTHORIZATION": f"Token {token}", "HTTP_ACCEPT": "application/json",
         "HTTP_ACCEPT_LANGUAGE": "en", "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(BODY)), "wsgi.input": io.BytesIO(BODY),
+        "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body),
         "wsgi.url_scheme": "http", "wsgi.errors": io.StringIO(), "wsgi.multithread": False,
         "wsgi.multiprocess": True, "wsgi.run_once": False, "wsgi.version": (1, 0),
     }
 
 
-def caller(app: StackHandler, path: str, token: str) -> Callable[[], int]:
+def caller(app: StackHandler, path: str, token: str, body: bytes = BODY) -> Callable[[], int]:
     """One request to ``path`` through ``app``; returns the status."""
-    template = request_environ(path, token)
+    template = request_environ(path, token, body)
     statuses: list[str] = []
 
     def start_response(line: str, headers: Any, exc_info: Any = None) -> None:
@@ -78,7 +83,7 @@ def caller(app: StackHandler, path: str, token: str) -> Callable[[], int]:
 
     def call() -> int:
         environ = dict(template)
-        environ["wsgi.input"] = io.BytesIO(BODY)
+        environ["wsgi.input"] = io.BytesIO(body)
         statuses.clear()
         response = app(environ, start_response)
         b"".join(response)
@@ -155,7 +160,7 @@ class Command(BaseCommand):
         parser.add_argument("--requests", type=int, default=1000, help="requests per batch")
         parser.add_argument("--repeats", type=int, default=15,
                             help="batches per figure, taken in turn (the least is kept)")
-        parser.add_argument("--part", choices=["all", "middleware", "drf", "database"],
+        parser.add_argument("--part", choices=["all", "middleware", "drf", "database", "moves"],
                             default="all")
 
     def handle(self, *args, **options) -> None:
@@ -179,6 +184,8 @@ class Command(BaseCommand):
             self._drf(list(settings.MIDDLEWARE), compare)
         if options["part"] in ("all", "database"):
             self._database(token, requests, repeats)
+        if options["part"] in ("all", "moves"):
+            self._moves(requests, repeats)
 
     def _middleware(self, chain: list[str], compare: Callable[..., list[float]]) -> None:
         self.stdout.write("\n-- middleware (each: the chain with it less the chain without it)")
@@ -215,3 +222,18 @@ class Command(BaseCommand):
             extra = "" if figure is base else f"   (request: {figure:.1f})"
             self.stdout.write(f"  {name:56} {figure - (0 if figure is base else base):8.1f}"
                               f"{extra}")
+
+    def _moves(self, requests: int, repeats: int) -> None:
+        self.stdout.write("\n-- a floor move's work through the whole stack (the token, the "
+                          "match locked, the seat, the move row, the state and version)")
+        first, _ = User.objects.get_or_create(username="stack-costs-0")
+        second, _ = User.objects.get_or_create(username="stack-costs-1")
+        token = token_create(first, "stack costs").key
+        app = StackHandler()
+        sql, orm = (caller(app, f"/api/stack/moves/{way}/{match_id}", token, MOVE)
+                    for way, match_id in zip(("sql", "orm"), BenchApi._floor_matches(
+                        [(first, second), (first, second)]), strict=True))
+        in_sql, in_orm = paired([sql, orm], requests, repeats)
+        self.stdout.write(f"  {'in SQL through the cursor (the bare floor view)':56} {in_sql:8.1f}")
+        self.stdout.write(f"  {'through the ORM (the stack floor view)':56} {in_orm:8.1f}   "
+                          f"(+{in_orm - in_sql:.1f})")
