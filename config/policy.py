@@ -2,7 +2,8 @@
 
 django-csp builds the header from ``CONTENT_SECURITY_POLICY`` on every response: a copy of the
 settings' directives, a pass over the 32 directives it knows and the text joined anew, about
-50 µs of CPU per request, the dearest of the middleware for an API call. The policy of a
+55 µs of CPU per request, the dearest of the middleware for an API call (``manage.py
+stack_costs``; 11 µs with this). The policy of a
 response that neither carries a nonce nor changes the policy (``csp_update`` and its kin) is the
 same for every such response, so ``CSPMiddleware`` keeps that text per process and sets it;
 the web client's pages, whose import map carries a fresh nonce, and the few views that change
