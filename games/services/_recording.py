@@ -71,7 +71,7 @@ def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
         plan_store(locked, seat, plan)
     if locked.match.status == Match.Status.ACTIVE:
         plan_replies.plans_answer(locked, plan_replies.Played(
-            seat=seat, move=move, before=before, transition=transition, chain=chain))
+            seat=seat, move=move, before=before, transition=transition, chain=chain, play=play))
     return recorded
 
 

@@ -22,12 +22,11 @@ player.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from games.kit.plans import NotCovered, Reply, ReplyRefused, dump_plan, parse_plan, plan_after
 from games.kit.protocol import State, Transition
-from games.models import Match, UserEvent
-from games.services import _recording
+from games.models import Match, Move, UserEvent
 from games.services.locking import LockedMatch
 from games.services.notifications import notify
 from games.services.plans import plan_advance, plans_clear, seat_plans
@@ -36,17 +35,25 @@ from games.services.plans import plan_advance, plans_clear, seat_plans
 MAX_CHAIN = 100
 
 
+class Play(Protocol):
+    """The recording path's ``play`` (passed in: the recording path calls this module)."""
+
+    def __call__(self, *, locked: LockedMatch, seat: int, user: Any, payload: Any,
+                 chain: int) -> Move: ...
+
+
 @dataclass(frozen=True)
 class Played:
     """A seat's move as it was recorded: the engine's ``move`` played in ``before``, with its
     ``transition``; ``chain``: how many moves were played by plan in a row up to it (0: a move
-    by hand)."""
+    by hand); ``play``: how a reply move is recorded (``_recording.play``)."""
 
     seat: int
     move: Any
     before: State
     transition: Transition[Any]
     chain: int
+    play: Play
 
 
 def plans_answer(locked: LockedMatch, played: Played) -> None:
@@ -68,7 +75,7 @@ def _answer(locked: LockedMatch, played: Played, planner: int, tree: Any) -> Non
             _dropped(locked, planner, step.key, cause="chain_limit")
             return
         plan_advance(locked, planner, dump_plan(step.then))
-        _play_reply(locked, planner, step.moves, played.chain)
+        _play_reply(locked, played, planner, step.moves)
     elif isinstance(step, NotCovered):
         plans_clear(locked, [planner])
         _tell(locked, planner, UserEvent.Type.PLAN_NOT_COVERED, key=step.key)
@@ -78,14 +85,15 @@ def _answer(locked: LockedMatch, played: Played, planner: int, tree: Any) -> Non
         plans_clear(locked, [planner])
 
 
-def _play_reply(locked: LockedMatch, planner: int, moves: tuple[Any, ...], chain: int) -> None:
+def _play_reply(locked: LockedMatch, played: Played, planner: int,
+                moves: tuple[Any, ...]) -> None:
     """Record the reply's moves for ``planner``, one after another, as moves by plan."""
     user = locked.seat(planner).user
     for index, payload in enumerate(moves):
         if locked.match.status != Match.Status.ACTIVE:
             return
-        _recording.play(locked=locked, seat=planner, user=user, payload=payload,
-                        chain=chain + index + 1)
+        played.play(locked=locked, seat=planner, user=user, payload=payload,
+                    chain=played.chain + index + 1)
 
 
 def _dropped(locked: LockedMatch, planner: int, key: Any, *, cause: str) -> None:
