@@ -8,7 +8,7 @@ says what the move does to it:
   moves are recorded for the planner through ``_recording.play``, each an ordinary move marked
   ``by_plan`` in the log, each answered in turn by the other seat's plan if it holds one;
 - a move the plan does not cover: the plan is deleted and the planner is told the move's key,
-  as they saw it (a ``plan_not_covered`` feed entry);
+  as they saw it (a ``plan_not_covered`` feed entry, and a notification of that kind);
 - a reply the engine refuses in the real position: the plan is deleted, nothing of it is
   played, and the planner is told (``plan_dropped``, with the refusal's code).
 
