@@ -24,6 +24,7 @@ from accounts.models import User
 from games import movelog
 from games.clocks.clock import Clocks
 from games.exceptions import MatchNotStarted
+from games.kit.plans import PlanUnreachable
 from games.kit.protocol import Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
 from games.selectors.clocks import match_clocks, match_control, seat_calendars
@@ -53,7 +54,8 @@ def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
 
     A move by hand (``chain`` 0) deletes the seat's plan; ``plan``, if given with branches,
     is then checked and kept as the seat's new plan in the position right after the move (a
-    refusal raises its coded error, and the caller's transaction records nothing). Then the
+    refusal raises its coded error, and the caller's transaction records nothing); a move that
+    turns up something hidden takes no plan (``plan_unreachable``, reason ``revealed``). Then the
     other seats' plans answer the move (``games.services.plan_replies``); ``chain`` counts the
     moves played by plan in a row up to this one, which is marked ``by_plan`` when above 0."""
     _require_lock(locked)
@@ -61,6 +63,11 @@ def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
     before = locked.state
     move = engine.parse_move(payload)
     transition = apply_checked(engine, before, seat, move)
+    if plan and engine.move_reveals(before, seat, move):
+        # The position after such a move depends on what the seat does not know: checking a
+        # plan there would tell it (a refusal records nothing, like a dry run).
+        raise PlanUnreachable("The plan cannot go on after a move that turns up something "
+                              "hidden.", path=[], reason="revealed")
     recorded = record(locked=locked, kind=Move.Kind.MOVE, seat=seat, user=user,
                       payload=engine.dump_move(move), transition=transition,
                       by_plan=chain > 0)

@@ -14,6 +14,7 @@ from games.kit.plans import (
     PlanNotWaiting,
     PlanStale,
     PlansUnavailable,
+    PlanUnreachable,
     ReplyRefused,
 )
 from games.kit.protocol import IllegalMove, apply_checked
@@ -206,6 +207,19 @@ def test_a_move_whose_plan_is_refused_is_not_recorded_either(alice, bob):
                           plan=[{"on": {"take": [[99, 99]]}}])
     match.refresh_from_db()
     assert match.version == 0 and not Move.objects.exists() and not Plan.objects.exists()
+
+
+def test_a_move_that_turns_up_something_hidden_takes_no_plan(alice, bob):
+    match = match_create(user=alice, game="nimble")
+    match_join(user=bob, match_id=match.id)
+    match.refresh_from_db()
+    mover = (alice, bob)[match.actors[0]]
+    with pytest.raises(PlanUnreachable) as refused:
+        match_move_submit(user=mover, match_id=match.id, move={"action": "flip"},
+                          plan=[{"on": {"action": "flip"}}])
+    assert refused.value.extra == {"path": [], "reason": "revealed"}
+    match.refresh_from_db()
+    assert match.version == 0 and not Move.objects.exists()
 
 
 def _chain_setup(alice, bob):
