@@ -68,25 +68,29 @@ def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
         # plan there would tell it (a refusal records nothing, like a dry run).
         raise PlanUnreachable("The plan cannot go on after a move that turns up something "
                               "hidden.", path=[], reason="revealed")
+    played = plan_replies.Played(seat=seat, move=move, before=before, transition=transition,
+                                 chain=chain, play=play)
+    steps = plan_replies.plan_steps(locked, played)
     recorded = record(locked=locked, kind=Move.Kind.MOVE, seat=seat, user=user,
                       payload=engine.dump_move(move), transition=transition,
-                      by_plan=chain > 0)
+                      by_plan=chain > 0, quiet=plan_replies.replying(steps, played))
     if chain == 0:
         plans_clear(locked, [seat])
     if plan is not None and plan != []:
         plans_available(locked)
         plan_store(locked, seat, plan)
     if locked.match.status == Match.Status.ACTIVE:
-        plan_replies.plans_answer(locked, plan_replies.Played(
-            seat=seat, move=move, before=before, transition=transition, chain=chain, play=play))
+        plan_replies.plans_answer(locked, played, steps)
     return recorded
 
 
 def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | None,
-           payload: dict[str, Any], transition: Transition[Any], by_plan: bool = False) -> Move:
+           payload: dict[str, Any], transition: Transition[Any], by_plan: bool = False,
+           quiet: frozenset[int] = frozenset()) -> Move:
     """Append the Move (``by_plan``: a seat's move its plan played), save the snapshot, finish
     the match if it is over (ranks and scores on the seats), write the feed entries and
-    schedule what is now due."""
+    schedule what is now due. ``quiet``: seats not told it is their turn (their plans reply
+    at once)."""
     _require_lock(locked)
     match, engine = locked.match, locked.engine
     previous_actors = frozenset(match.actors)
@@ -107,7 +111,7 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
     due.mark(match, work)
     # When the set of seats the match waits for grows, a new turn has begun for all of them
     # (in a simultaneous draft the last to place is among them again): each is told.
-    newly_to_act = set(match.actors) if set(match.actors) - previous_actors else set()
+    newly_to_act = set(match.actors) - quiet if set(match.actors) - previous_actors else set()
     match.save(update_fields=["version", "state", "actors", *CLOCK_FIELDS, "work_due_at",
                               "updated_at"])
     wake: set[str] = set()

@@ -1,8 +1,9 @@
 """Plans played: once a seat's move is recorded, each other seat's plan answers it.
 
 Called by the recording path (``_recording.play``) under the match lock, in the transaction
-that recorded the move. For every other seat holding a plan, ``games.kit.plans.plan_after``
-says what the move does to it:
+that records the move (what the move does to each plan is read just before it is recorded, so
+a seat whose plan replies at once is not told it is its turn). For every other seat holding a
+plan, ``games.kit.plans.plan_after`` says what the move does to it:
 
 - a reply: what is left of the plan is kept (``then``; deleted when empty) and the reply's
   moves are recorded for the planner through ``_recording.play``, each an ordinary move marked
@@ -24,7 +25,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from games.kit.plans import NotCovered, Reply, ReplyRefused, dump_plan, parse_plan, plan_after
+from games.kit.plans import (
+    NotCovered,
+    PlanStep,
+    Reply,
+    ReplyRefused,
+    dump_plan,
+    parse_plan,
+    plan_after,
+)
 from games.kit.protocol import State, Transition
 from games.models import Match, Move, UserEvent
 from games.services.locking import LockedMatch
@@ -56,20 +65,31 @@ class Played:
     play: Play
 
 
-def plans_answer(locked: LockedMatch, played: Played) -> None:
-    """Let every other seat's plan answer ``played`` (the mover's own plan is the caller's:
-    a move by hand deleted it, a move by plan advanced it)."""
-    for seat, row in sorted(seat_plans(locked).items()):
-        if seat == played.seat:
-            continue
+def plan_steps(locked: LockedMatch, played: Played) -> dict[int, PlanStep]:
+    """What ``played`` does to every other seat's plan, by seat (read before the move is
+    recorded: the mover's own plan is the caller's, a move by hand deletes it)."""
+    return {seat: plan_after(locked.engine, played.before, played.seat, played.move,
+                             played.transition, seat, parse_plan(row.tree))
+            for seat, row in sorted(seat_plans(locked).items()) if seat != played.seat}
+
+
+def replying(steps: dict[int, PlanStep], played: Played) -> frozenset[int]:
+    """The seats whose plans reply at once with a move: they are not told it is their turn
+    (it is over in the same transaction)."""
+    return frozenset(seat for seat, step in steps.items()
+                     if isinstance(step, Reply) and step.moves
+                     and played.chain + len(step.moves) <= MAX_CHAIN)
+
+
+def plans_answer(locked: LockedMatch, played: Played, steps: dict[int, PlanStep]) -> None:
+    """Carry out ``steps`` (``plan_steps``) once ``played`` is recorded."""
+    for seat, step in sorted(steps.items()):
         if locked.match.status != Match.Status.ACTIVE or seat not in locked.match.planners:
             return
-        _answer(locked, played, seat, row.tree)
+        _answer(locked, played, seat, step)
 
 
-def _answer(locked: LockedMatch, played: Played, planner: int, tree: Any) -> None:
-    step = plan_after(locked.engine, played.before, played.seat, played.move,
-                      played.transition, planner, parse_plan(tree))
+def _answer(locked: LockedMatch, played: Played, planner: int, step: PlanStep) -> None:
     if isinstance(step, Reply):
         if played.chain + len(step.moves) > MAX_CHAIN:
             _dropped(locked, planner, step.key, cause="chain_limit")

@@ -144,6 +144,10 @@ def test_a_covered_move_plays_the_reply_as_a_move_by_plan(alice, bob):
     assert result.seq == 1 and result.match.version == 2 and result.match.actors == [0]
     plan = Plan.objects.get(match=match, seat=1)
     assert plan.tree == [{"on": follow, "reply": [], "then": []}]
+    # Bob's turn was over as it began: only Alice is told it is hers.
+    turns = UserEvent.objects.filter(match=match, type=UserEvent.Type.YOUR_TURN)
+    assert [(e.user, e.data["version"]) for e in turns.order_by("id")
+            if e.data["version"] > 0] == [(alice, 2)]
     assert (plan.made_at_version, plan.advanced_at_version) == (0, 1)
 
 
@@ -168,6 +172,8 @@ def test_a_move_the_plan_does_not_cover_clears_it_and_tells_the_planner(alice, b
     assert match.version == 1 and match.planners == [] and not Plan.objects.exists()
     told = UserEvent.objects.get(type=UserEvent.Type.PLAN_NOT_COVERED)
     assert (told.user, told.match_id) == (bob, match.id)
+    assert UserEvent.objects.filter(user=bob, type=UserEvent.Type.YOUR_TURN,
+                                    data__version=1).exists()
     assert told.data == {"game": "nibble", "version": 1, "key": keys[1]}
     assert not UserEvent.objects.filter(user=alice, type__startswith="plan_").exists()
 
@@ -257,6 +263,8 @@ def test_a_chain_stops_at_its_hard_cap(alice, bob):
     assert match.actors == [0] and match.planners == [] and not Plan.objects.exists()
     told = UserEvent.objects.get(type=UserEvent.Type.PLAN_DROPPED)
     assert told.user == alice and told.data["cause"] == "chain_limit"
+    assert UserEvent.objects.filter(user=alice, type=UserEvent.Type.YOUR_TURN,
+                                    data__version=2).exists()
 
 
 @pytest.mark.parametrize("end", ["resign", "abort"])
