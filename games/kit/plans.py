@@ -83,8 +83,10 @@ Path = tuple[int | str, ...]
 
 
 class PlanError(EngineError):
-    """A plan the server will not keep; ``extra["path"]`` locates the branch or move at fault
-    (indices and field names from the root, as a list)."""
+    """A plan the server will not keep.
+
+    ``extra["path"]`` locates the branch or move at fault (indices and field names from the
+    root, as a list)."""
 
     code = "plan_error"
 
@@ -96,8 +98,9 @@ class PlanMalformed(PlanError):
 
 
 class PlanTooLarge(PlanError):
-    """Beyond a limit: ``extra["limit"]`` names it (``lines``, ``line_moves``, ``nodes``,
-    ``item_chars``) and ``extra["maximum"]`` gives it."""
+    """The plan is beyond a limit: `extra.limit` names it and `extra.maximum` gives it.
+
+    The limits: ``lines``, ``line_moves``, ``nodes``, ``item_chars``."""
 
     code = "plan_too_large"
 
@@ -109,23 +112,28 @@ class PlanIllegalKey(PlanError):
 
 
 class PlanIllegalReply(PlanError):
-    """A reply move the engine refuses in the position it would be played in, or one placed
-    after a move that reveals something; ``extra["cause"]`` is the engine's error code (or
+    """A reply move is not legal where it would be played (`extra.cause`, `extra.rule`).
+
+    The engine refuses it in the position it would be played in, or it is placed after a move
+    that reveals something; ``extra["cause"]`` is the engine's error code (or
     ``after_reveal``) and ``extra["rule"]`` its rule, if any."""
 
     code = "plan_illegal_reply"
 
 
 class PlanUnreachable(PlanError):
-    """Branches after a point where the plan cannot go on: ``extra["reason"]`` is
-    ``match_over``, ``planner_to_act`` or ``revealed``."""
+    """Branches follow a point where the plan cannot go on (`extra.reason`).
+
+    ``extra["reason"]`` is ``match_over``, ``planner_to_act`` or ``revealed``."""
 
     code = "plan_unreachable"
 
 
 class PlansUnavailable(PlanError):
-    """Plans do not apply to this match or seat (a race, three players, a game without them,
-    a finished match)."""
+    """Plans do not apply to this match or seat.
+
+    A race, three players, a game without them, a finished match, a match created without
+    plans."""
 
     code = "plans_unavailable"
 
@@ -137,8 +145,9 @@ class PlanNotWaiting(PlanError):
 
 
 class PlanStale(PlanError):
-    """The plan was made for another version of the match than its current one (raised by the
-    service, which knows the version)."""
+    """The plan was made for another version of the match than its current one.
+
+    Raised by the service, which knows the version."""
 
     code = "plan_stale"
 
