@@ -8,6 +8,15 @@ ENGINE_ERROR_STATUS = {
     "not_your_turn": status.HTTP_409_CONFLICT,
     "game_over": status.HTTP_409_CONFLICT,
     "illegal_move": status.HTTP_422_UNPROCESSABLE_ENTITY,
+    # Plans (games.kit.plans).
+    "plan_malformed": status.HTTP_400_BAD_REQUEST,
+    "plan_too_large": status.HTTP_400_BAD_REQUEST,
+    "plan_illegal_key": status.HTTP_422_UNPROCESSABLE_ENTITY,
+    "plan_illegal_reply": status.HTTP_422_UNPROCESSABLE_ENTITY,
+    "plan_unreachable": status.HTTP_422_UNPROCESSABLE_ENTITY,
+    "plans_unavailable": status.HTTP_409_CONFLICT,
+    "plan_not_waiting": status.HTTP_409_CONFLICT,
+    "plan_stale": status.HTTP_409_CONFLICT,
 }
 
 

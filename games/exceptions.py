@@ -10,6 +10,12 @@ class MatchNotFound(NotFound):
     default_message = _("No such match, or it is not visible to you.")
 
 
+class PlanSeatNotFound(NotFound):
+    """The caller holds no seat of the match, so no plan in it (a spectator is told no more)."""
+
+    default_message = _("You hold no seat in this match, so no plan.")
+
+
 class StaleVersion(Conflict):
     code = "stale_version"
     default_message = _("The match has moved on; fetch it again.")

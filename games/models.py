@@ -80,6 +80,15 @@ class Match(models.Model):
     # at most one rematch per match, so offering one twice gives the same match.
     rematch_of = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,
                                       related_name="rematch")
+    # Whether its seats may hold plans (conditional moves, games.services.plans): an option
+    # chosen at creation and kept by a rematch. Plans apply only where the game allows them
+    # too (never in real time).
+    plans_allowed = models.BooleanField(default=True)
+    # The seats holding a plan now (kept with their Plan rows by games.services.plans), so a
+    # move looks for plans to play only when there are some. Never shown; saving or clearing
+    # a plan writes this field alone (not the version nor ``updated_at``: nobody else's ETag
+    # changes).
+    planners = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -173,6 +182,9 @@ class Move(models.Model):
                              on_delete=models.PROTECT, related_name="+")
     payload = models.JSONField(default=dict, blank=True)
     events = models.JSONField(default=list, blank=True)
+    # A seat's move its plan played (games.services.plans), not its player by hand; shown to
+    # every seat in the move log.
+    by_plan = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -189,6 +201,29 @@ class Move(models.Model):
         if not self._state.adding:
             raise ValueError("Moves are append-only.")
         super().save(*args, **kwargs)
+
+
+class Plan(models.Model):
+    """A seat's plan in a running match: its replies, decided ahead, to the other seat's moves
+    (the tree of ``games.kit.plans``, as ``dump_plan`` writes it). Private to its seat; kept
+    only while that seat waits, deleted when it is spent, cleared or the match ends."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="plans")
+    seat = models.PositiveSmallIntegerField()
+    tree = models.JSONField()
+    # The match's version when the plan was saved, and when it last advanced: the version of
+    # the other seat's move whose branch it took (its reply is played right after).
+    made_at_version = models.PositiveIntegerField()
+    advanced_at_version = models.PositiveIntegerField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="plan_unique_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"plan of seat {self.seat} in {self.match_id}"
 
 
 class IdempotencyRecord(models.Model):
@@ -231,6 +266,10 @@ class UserEvent(models.Model):
         VACATION_ENDING = "vacation_ending"
         VACATION_ENDED = "vacation_ended"
         AUTO_VACATION_STARTED = "auto_vacation_started"
+        # The player's plan (games.services.plans) ended: the other seat made a move it did
+        # not cover (with that move's key, as the player saw it), or its reply was refused.
+        PLAN_NOT_COVERED = "plan_not_covered"
+        PLAN_DROPPED = "plan_dropped"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="events")

@@ -3,7 +3,8 @@
 A match's log (``Move`` rows, seq 1 to the match's version) is the source of truth; the match row
 is a snapshot of it. Entries are of three kinds:
 
-- a seat's move (``move``): the game's move as the engine dumps it;
+- a seat's move (``move``): the game's move as the engine dumps it; the row's ``by_plan``
+  marks one the seat's plan played (``games.services.plan_replies``), replayed like any other;
 - a forfeit (``forfeit``): the seat that left, with ``{"reason": ...}`` (``RESIGNED``,
   ``TIMEOUT``, ``BANNED``), and ``"unrated": true`` on a timeout that made the match unrated
   (the player was already in a run of timeouts, ``TIMEOUT_RUN``);

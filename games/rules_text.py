@@ -73,6 +73,17 @@ _BY_CODE: dict[str, tuple[Any, Any]] = {
     "not_your_turn": (gettext_lazy("It is not your turn."), None),
     "game_over": (gettext_lazy("The match is over."), None),
     "illegal_move": (gettext_lazy("The move breaks a rule of the game."), None),
+    "plan_malformed": (gettext_lazy("This is not a plan: check the shape of its branches."),
+                       None),
+    "plan_too_large": (gettext_lazy("The plan is too large."), None),
+    "plan_illegal_key": (gettext_lazy("The other player cannot make this move there."), None),
+    "plan_illegal_reply": (
+        gettext_lazy("A reply of the plan is not legal where it would be played."), None),
+    "plan_unreachable": (gettext_lazy("The plan cannot go on after this reply."), None),
+    "plans_unavailable": (gettext_lazy("Plans do not apply to this match."), None),
+    "plan_not_waiting": (
+        gettext_lazy("A plan is saved while you wait for the other player."), None),
+    "plan_stale": (gettext_lazy("The match has moved on since this plan was made."), None),
 }
 
 

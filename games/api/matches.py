@@ -112,6 +112,9 @@ class MatchListCreateApi(APIView):
             "private."))
         time_control = TimeControlField(required=False, allow_null=True, help_text=(
             "Correspondence clock; omit or null for a casual match without deadlines."))
+        plans = serializers.BooleanField(required=False, default=True, help_text=(
+            "Whether the seats may hold plans (conditional moves, where the game allows them); "
+            "a rematch keeps the choice."))
 
     class FilterSerializer(QuerySerializer):
         game = GameField(required=False)
@@ -136,7 +139,7 @@ class MatchListCreateApi(APIView):
             config=values["config"], rated=values["rated"],
             seats=[services.SeatSpec(**seat) for seat in seats] if seats else None,
             time_control=values.get("time_control"),
-            private=values["private"],
+            private=values["private"], plans=values["plans"],
         )
         return Response(selectors.match_detail(match, request.user),
                         status=status.HTTP_201_CREATED)
@@ -201,6 +204,11 @@ class MoveInputSerializer(StrictSerializer):
     move = serializers.JSONField(help_text="The game's move, e.g. {\"take\": [[0, 0]]}.")
     expected_version = serializers.IntegerField(required=False, min_value=0, help_text=(
         "The version the move was chosen against; a mismatch answers 409 stale_version."))
+    plan = serializers.JSONField(required=False, allow_null=True, help_text=(
+        "POST .../moves only (a dry run refuses it): the mover's plan from the position right "
+        "after the move (docs/plans.md), saved with it atomically: a plan refused answers its "
+        "coded error and the move is not recorded either; an empty list only leaves the mover "
+        "without a plan, as any move does."))
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -239,21 +247,22 @@ class MatchMoveApi(APIView):
         data.is_valid(raise_exception=True)
         move = data.validated_data["move"]
         expected_version = data.validated_data.get("expected_version")
+        plan = data.validated_data.get("plan")
         key = _idempotency_key(request)
         if key is None:
             result = services.match_move_submit(user=request.user, match_id=match_id, move=move,
-                                                expected_version=expected_version)
+                                                expected_version=expected_version, plan=plan)
             return Response(_move_answer(result, request.user), status=status.HTTP_201_CREATED)
         # The move and the answer kept for its retries commit together.
         with transaction.atomic():
             result = services.match_move_submit(
                 user=request.user, match_id=match_id, move=move,
-                expected_version=expected_version, idempotency_key=key)
+                expected_version=expected_version, idempotency_key=key, plan=plan)
             if isinstance(result, IdempotencyRecord):  # a retry: the first answer again
                 return answer_replay(result)
             return answer_store(
                 view=self, request=request, key=key, match=result.match,
-                fingerprint=services.request_fingerprint(move, expected_version),
+                fingerprint=services.move_fingerprint(move, expected_version, plan),
                 status=status.HTTP_201_CREATED, body=_move_answer(result, request.user))
 
     @extend_schema(operation_id="matches_moves_list",
@@ -310,6 +319,8 @@ class MatchMovePreviewApi(APIView):
     def post(self, request, match_id):
         data = MoveInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if data.validated_data.get("plan") is not None:
+            raise serializers.ValidationError({"plan": ["A dry run takes no plan."]})
         return Response(services.match_move_preview(
             user=request.user, match_id=match_id, move=data.validated_data["move"],
             expected_version=data.validated_data.get("expected_version")))

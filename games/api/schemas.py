@@ -130,6 +130,7 @@ MoveResultSerializer = serializer_for(shapes.MoveResult)
 PreviewSerializer = serializer_for(shapes.MovePreview)
 MoveLogEntrySerializer = serializer_for(shapes.MoveLogEntry)
 MoveLogSerializer = serializer_for(shapes.MoveLog)
+PlanAnswerSerializer = serializer_for(shapes.PlanAnswer)
 MatchEventsSerializer = serializer_for(shapes.MatchEvents)
 UserEventSerializer = serializer_for(shapes.UserEvent)
 UserEventFeedSerializer = serializer_for(shapes.UserEventFeed)
@@ -278,6 +279,33 @@ def _requests_by_game(typed: list[GameSpec], moves: list[str],
     if "move" in move_input:
         move_input["move"] = {**_any_of(moves), "description": (
             "A move of the match's game, e.g. {\"take\": [[0, 0]]} (Nibble).")}
+    plans = {"type": "array", "items": component_ref("PlanBranch")}
+    for shape, field in (("MoveInputRequest", "plan"), ("PlanInputRequest", "plan"),
+                         ("PlanAnswer", "plan")):
+        props = components.get(shape, {}).get("properties", {})
+        if field in props:
+            nullable = {"nullable": True} if props[field].get("nullable") else {}
+            props[field] = {**plans, **nullable,
+                            "description": props[field].get("description", "")}
+
+
+def _plan_branch(moves: list[str]) -> dict[str, Any]:
+    """The schema of one branch of a plan (``games.kit.plans``)."""
+    return {
+        "type": "object", "required": ["on"], "additionalProperties": False,
+        "properties": {
+            "on": {"description": (
+                "The other seat's move this branch answers, as the planner will see it: a "
+                "Nibble take itself; a Nimble action, a flip with the card it showed "
+                "(`{\"action\": \"flip\", \"card\": ...}`). Any JSON; the server answers "
+                "the form it keeps.")},
+            "reply": {"type": "array", "items": _any_of(moves), "description": (
+                "The planner's moves, played at once in order (empty while the other seat is "
+                "still to act).")},
+            "then": {"type": "array", "items": component_ref("PlanBranch"), "description": (
+                "The branches that follow the reply.")}},
+        "description": "A branch of a plan: the other seat's move (`on`), the planner's "
+                       "reply, and the branches after it (docs/plans.md)."}
 
 
 def _move_log_note() -> dict[str, Any]:
@@ -320,6 +348,7 @@ def game_types_hook(result: dict[str, Any], generator: Any, request: Any,
     components["GameEvent"] = {**_any_of(names["Event"]), "description": (
         "An event of the match's game (its `type` tells the events of one game apart).")}
     components["MoveLogNote"] = _move_log_note()
+    components["PlanBranch"] = _plan_branch(names["Move"])
     components["MatchCalledOff"] = {
         "type": "object", "required": ["reason"], "additionalProperties": False,
         "properties": {"reason": {"type": "string", "enum": ["aborted", "timeout"]}},

@@ -2,7 +2,7 @@ from django.urls import path
 
 from games.api import boards as board_svg
 from games.api import events as longpoll
-from games.api import learn, players, vacations
+from games.api import learn, plans, players, vacations
 from games.api import matches as apis
 
 app_name = "games"
@@ -20,6 +20,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/decline", apis.MatchDeclineApi.as_view(), name="decline"),
     path("matches/<uuid:match_id>/seen", apis.MatchSeenApi.as_view(), name="seen"),
     path("matches/<uuid:match_id>/moves", apis.MatchMoveApi.as_view(), name="moves"),
+    path("matches/<uuid:match_id>/plan", plans.MatchPlanApi.as_view(), name="plan"),
     path("matches/<uuid:match_id>/events", longpoll.match_events, name="match-events"),
     path("matches/<uuid:match_id>/stream", longpoll.match_stream, name="match-stream"),
     path("matches/<uuid:match_id>/moves/preview", apis.MatchMovePreviewApi.as_view(),

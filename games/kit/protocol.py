@@ -21,7 +21,9 @@ information set alone:
   view, unless :meth:`Engine.move_reveals` declares that the move's result depends on something
   the seat does not know yet (the card a flip turns up, the other seats' hidden placements, a
   deal), in which case the dry run shows nothing of the result;
-- the pictures drawn from the view, and the bots' choices made from it.
+- the pictures drawn from the view, and the bots' choices made from it;
+- whether a plan of replies is accepted (``games.kit.plans``), and the key by which a plan
+  recognises another seat's move (:meth:`Engine.plan_key`).
 
 The engine states what is hidden through :meth:`Engine.hidden_variant`: a state that differs
 from the given one only in what the seat may not know (unseen card orders, other seats' hands
@@ -30,6 +32,16 @@ tests in ``tests/hidden`` build such variants for every registered game at rando
 and require every answer above to be byte-identical between the two states. A game without
 hidden information needs neither hook: the defaults in :class:`EngineBase` change only the
 seed, and no move reveals anything. Once the match is over, everything may be shown.
+
+Plans
+-----
+
+A seat may plan its replies ahead (``games.kit.plans``): for each move the other seat may make,
+as the planner will see it, the reply to play. Three hooks say how a game takes part:
+:meth:`Engine.plans_apply` (whether a seat may hold a plan; the default is no),
+:meth:`Engine.plan_key` (what the planner sees of another seat's move: the value a plan is
+keyed by) and :meth:`Engine.plan_candidate` (a move showing a given key, in a state the planner
+cannot tell from the real one, or ``None`` when the planner can already rule the key out).
 """
 
 from __future__ import annotations
@@ -243,7 +255,8 @@ class Engine(Protocol[StateT, MoveT]):
 
     The platform uses every member. ``private_moves`` and the hooks at the end
     (``system_step``, ``must_act``, ``is_realtime``, ``end_stalemate``, ``hidden_variant``,
-    ``move_reveals``) have defaults in :class:`EngineBase`, which every engine inherits.
+    ``move_reveals``, ``plans_apply``, ``plan_key``, ``plan_candidate``) have defaults in
+    :class:`EngineBase`, which every engine inherits.
     """
 
     slug: str
@@ -332,14 +345,39 @@ class Engine(Protocol[StateT, MoveT]):
         legal. Decided from what the seat knows, so the answer itself reveals nothing."""
         ...
 
+    def plans_apply(self, state: StateT, seat: Seat) -> bool:
+        """Whether ``seat`` may hold a plan of replies in this match (``games.kit.plans``).
+        Decided from public facts (the mode, the number of players); never true for a match
+        that runs in real time (:func:`games.kit.plans.plans_allowed` also checks that)."""
+        ...
+
+    def plan_key(self, state: StateT, mover: Seat, move: MoveT, transition: Transition[StateT],
+                 viewer: Seat) -> Any:
+        """What ``viewer`` sees of ``mover``'s ``move``, played in ``state`` with the result
+        ``transition``: a JSON value, the key a plan recognises the move by. It holds nothing
+        the viewer cannot see: the move as its move log shows it, and what the events the
+        viewer is shown (``events_for(transition.events, viewer)``) tell of it."""
+        ...
+
+    def plan_candidate(self, state: StateT, mover: Seat, key: Any, viewer: Seat, *,
+                       history: Sequence[JSON]) -> tuple[MoveT, StateT] | None:
+        """A move of ``mover`` that ``viewer`` would see as ``key``, and a state ``viewer``
+        cannot tell from ``state`` (given ``history``, the events it was shown) in which that
+        move, applied, shows exactly ``key``; ``None`` when the viewer can already rule the
+        key out (not a legal move of ``mover`` now, a card that cannot be turned up). The
+        answer depends only on what the viewer knows, never on the hidden part of ``state``,
+        so that accepting or refusing a plan reveals nothing."""
+        ...
+
 
 AnyEngine = Engine[Any, Any]
 
 
 class EngineBase(Engine[StateT, MoveT]):
     """The defaults of :class:`Engine`'s hooks, for engines to inherit: no secret moves, no
-    system steps, every actor must act, no real-time play (so no stalemate to end), and no
-    hidden information but the seed (so no move reveals anything)."""
+    system steps, every actor must act, no real-time play (so no stalemate to end), no
+    hidden information but the seed (so no move reveals anything), and no plans (with keys
+    that are the moves themselves, should a game of public moves opt in)."""
 
     private_moves: bool = False
 
@@ -371,6 +409,34 @@ class EngineBase(Engine[StateT, MoveT]):
 
     def move_reveals(self, state: StateT, seat: Seat, move: MoveT) -> bool:
         return False
+
+    def plans_apply(self, state: StateT, seat: Seat) -> bool:
+        """No plans unless the game says so."""
+        return False
+
+    def plan_key(self, state: StateT, mover: Seat, move: MoveT, transition: Transition[StateT],
+                 viewer: Seat) -> Any:
+        """The move as dumped when moves are public; with ``private_moves``, only the events
+        the viewer is shown."""
+        if self.private_moves:
+            return events_for(transition.events, viewer)
+        return self.dump_move(move)
+
+    def plan_candidate(self, state: StateT, mover: Seat, key: Any, viewer: Seat, *,
+                       history: Sequence[JSON]) -> tuple[MoveT, StateT] | None:
+        """For public moves, the key is the move itself: the move it parses to when that is a
+        legal move of ``mover`` in ``state`` (legality depends on public facts only in a game
+        whose moves are public and reveal nothing). Private moves give no candidate."""
+        if self.private_moves:
+            return None
+        if self.outcome(state) is not None or mover not in self.actors(state):
+            return None
+        try:
+            move = self.parse_move(key)
+            self.validate(state, mover, move)
+        except EngineError:
+            return None
+        return move, state
 
 
 # --------------------------------------------------------------------------- helpers

@@ -583,6 +583,11 @@ class NibbleEngine(EngineBase[State, Move]):
         after = replace(state, winner=1 - seat, reason="forfeit")
         return Transition(after, ({"type": "forfeited", "seat": seat}, self._ended_event(after)))
 
+    def plans_apply(self, state: State, seat: Seat) -> bool:
+        """Both seats may plan: two players taking turns in the open. A plan's keys are the
+        other seat's takes themselves (the default ``plan_key``)."""
+        return seat in (0, 1)
+
     # ----------------------------------------------------------------- results and views
 
     def outcome(self, state: State) -> Outcome | None:

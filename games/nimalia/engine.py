@@ -529,6 +529,11 @@ class NimaliaEngine(EngineBase[State, Move]):
         return dataclasses.replace(state, deck=tuple(pool), hands=tuple(hands),
                                    pending=tuple(pending), seed=hidden_seed(rng))
 
+    def plans_apply(self, state: State, seat: Seat) -> bool:
+        """Never: every seat drafts at once, hidden, so there is no other seat's move to
+        reply to (see RULES.md, "Plans")."""
+        return False
+
     def move_reveals(self, state: State, seat: Seat, move: Move) -> bool:
         """The placement that completes a draft turn reveals every seat's pending placement
         and passes (or deals) the hands: its dry run shows nothing. An undo, or a placement

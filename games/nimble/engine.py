@@ -41,6 +41,7 @@ from games.kit.learn import gettext_noop
 from games.kit.protocol import (
     JSON,
     EngineBase,
+    EngineError,
     GameOver,
     IllegalMove,
     InvalidConfig,
@@ -50,6 +51,7 @@ from games.kit.protocol import (
     Outcome,
     Seat,
     Transition,
+    events_for,
     forfeit_ranks,
     hidden_seed,
     normalize_options,
@@ -558,11 +560,7 @@ class NimbleEngine(EngineBase[NimbleState, NimbleMove]):
         those are shuffled, each among the positions they hold."""
         if state.outcome is not None:
             return state
-        shown: set[int] = set()
-        for event in history:
-            if event.get("type") == "flipped" and isinstance(event.get("card"), Mapping):
-                face = event["card"]
-                shown.add(card_of(face["set"], face["frame"], face["circle"]))
+        shown = _shown_cards(history)
         sets = []
         for pile in state.sets:
             places = [i for i, card in enumerate(pile) if card not in shown]
@@ -573,6 +571,62 @@ class NimbleEngine(EngineBase[NimbleState, NimbleMove]):
                 cards[i] = card
             sets.append(tuple(cards))
         return dataclasses.replace(state, sets=tuple(sets), seed=hidden_seed(rng))
+
+    # ------------------------------------------------------------------- plans
+
+    def plans_apply(self, state: NimbleState, seat: Seat) -> bool:
+        """Plans apply to two-player matches in turns; a race runs in real time, and with
+        three or four players there is no single other seat to reply to."""
+        return state.mode == "turns" and state.num_players == 2 and 0 <= seat < 2
+
+    def plan_key(self, state: NimbleState, mover: Seat, move: NimbleMove,
+                 transition: Transition[NimbleState], viewer: Seat) -> JSON:
+        """The action as the move log shows it; a flip adds the card it turned up, as the
+        ``flipped`` event shows it to the viewer."""
+        data = self.dump_move(move)
+        if move.action == "flip":
+            shown = [event["card"] for event in events_for(transition.events, viewer)
+                     if event.get("type") == "flipped" and event.get("seat") == mover]
+            data["card"] = shown[0]
+        return data
+
+    def plan_candidate(self, state: NimbleState, mover: Seat, key: Any, viewer: Seat, *,
+                       history: Sequence[JSON]) -> tuple[NimbleMove, NimbleState] | None:
+        """A flip key names the card turned up: the viewer knows the top of the mover's Set
+        when that card was shown before (returned, recycled); otherwise any card of that Set
+        never shown may be on top, and the candidate state swaps it there (a state the viewer
+        cannot tell from this one). Any other key is the action itself."""
+        if isinstance(key, Mapping) and key.get("action") == "flip":
+            return self._flip_candidate(state, mover, key, history)
+        found = super().plan_candidate(state, mover, key, viewer, history=history)
+        if found is None or found[0].action == "flip":
+            return None  # a flip key names its card
+        return found
+
+    def _flip_candidate(self, state: NimbleState, mover: Seat, key: Mapping[str, Any],
+                        history: Sequence[JSON]) -> tuple[NimbleMove, NimbleState] | None:
+        face = key.get("card")
+        if set(key) != {"action", "card"} or not isinstance(face, Mapping) or set(face) != {
+                "set", "frame", "circle"}:
+            return None
+        try:
+            card = card_of(face["set"], face["frame"], face["circle"])
+        except (ValueError, TypeError):
+            return None
+        if state.outcome is not None or mover not in self.actors(state):
+            return None
+        try:
+            self.validate(state, mover, FLIP)
+        except EngineError:
+            return None
+        pile = state.sets[mover]
+        shown = _shown_cards(history)
+        if pile[-1] in shown or card in shown or card not in pile:
+            return (FLIP, state) if pile[-1] == card else None
+        cards = list(pile)
+        where = cards.index(card)
+        cards[where], cards[-1] = cards[-1], cards[where]
+        return FLIP, dataclasses.replace(state, sets=_replaced(state.sets, mover, tuple(cards)))
 
     def move_reveals(self, state: NimbleState, seat: Seat, move: NimbleMove) -> bool:
         """A flip turns up a card of the Set, whose order nobody sees: a dry run of a flip never
@@ -672,6 +726,16 @@ class NimbleEngine(EngineBase[NimbleState, NimbleMove]):
                 ranks=tuple(outcome["ranks"]), scores=tuple(outcome["scores"]),
                 reason=outcome["reason"]),
         )
+
+
+def _shown_cards(history: Sequence[JSON]) -> set[int]:
+    """The cards a viewer has seen turned up from a Set (``flipped`` events)."""
+    shown: set[int] = set()
+    for event in history:
+        if event.get("type") == "flipped" and isinstance(event.get("card"), Mapping):
+            face = event["card"]
+            shown.add(card_of(face["set"], face["frame"], face["circle"]))
+    return shown
 
 
 def _stack_of(move: NimbleMove) -> int:

@@ -29,11 +29,14 @@ KIND_OF: dict[str, Kind] = {
     UserEvent.Type.VACATION_ENDING: Kind.VACATION_ENDING,
     UserEvent.Type.VACATION_ENDED: Kind.VACATION_ENDED,
     UserEvent.Type.AUTO_VACATION_STARTED: Kind.AUTO_VACATION_STARTED,
+    UserEvent.Type.PLAN_NOT_COVERED: Kind.PLAN_NOT_COVERED,
+    UserEvent.Type.PLAN_DROPPED: Kind.PLAN_DROPPED,
 }
 NOTIFIED_TYPES = frozenset(KIND_OF)
 
 # Every kind by push; by mail what a correspondence player would not want to miss for days (a
-# player on vacation may read nothing else).
+# player on vacation may read nothing else). A plan that ended leaves the player to move by
+# hand, which their "your turn" says as well: pushed, not mailed.
 DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.YOUR_TURN: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.DEADLINE_SOON: {Channel.PUSH: True, Channel.EMAIL: True},
@@ -42,6 +45,8 @@ DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.VACATION_ENDING: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.VACATION_ENDED: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.AUTO_VACATION_STARTED: {Channel.PUSH: True, Channel.EMAIL: True},
+    Kind.PLAN_NOT_COVERED: {Channel.PUSH: True, Channel.EMAIL: False},
+    Kind.PLAN_DROPPED: {Channel.PUSH: True, Channel.EMAIL: False},
 }
 
 # The words are in the active language: the recipient's (games.notify.delivery and
@@ -65,6 +70,8 @@ LABELS: dict[str, str] = _Translated({
     Kind.VACATION_ENDING: gettext_noop("your vacation ending in a day"),
     Kind.VACATION_ENDED: gettext_noop("your vacation ended by itself"),
     Kind.AUTO_VACATION_STARTED: gettext_noop("a vacation started instead of a timeout"),
+    Kind.PLAN_NOT_COVERED: gettext_noop("a move your plan did not cover"),
+    Kind.PLAN_DROPPED: gettext_noop("your plan could not be played"),
 })
 
 
@@ -148,6 +155,10 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
         title, body = _auto_vacation_words(game, data)
         return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                        tag=f"{kind}:{entry.get('id')}")
+    if kind in (Kind.PLAN_NOT_COVERED, Kind.PLAN_DROPPED):
+        title, body = _plan_words(kind, game)
+        return Message(kind=str(kind), title=title, body=body, path=path, match=match,
+                       tag=f"{kind}:{match or entry.get('id')}")
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
         title = _("Your turn in %(game)s") % {"game": game}
@@ -195,6 +206,18 @@ def _vacation_words(kind: str, data: Mapping[str, Any]) -> tuple[str, str]:
                 else _("Your vacation time runs out within a day; your clocks run again then."))
     return (_("Your vacation is over"),
             _("Your vacation time ran out: your clocks run again. Time to move!"))
+
+
+def _plan_words(kind: str, game: str) -> tuple[str, str]:
+    """The title and body of the notice that the player's plan ended (games.services.plans):
+    the other player's move was not in it, or its reply could not be played."""
+    if kind == Kind.PLAN_NOT_COVERED:
+        return (_("%(game)s: your plan did not cover their move") % {"game": game},
+                _("Your opponent made a move your plan did not cover. The plan is cleared: "
+                  "play on by hand."))
+    return (_("%(game)s: your plan was dropped") % {"game": game},
+            _("Your plan's reply could not be played. The plan is cleared and nothing of it "
+              "was played: play on by hand."))
 
 
 def _auto_vacation_words(game: str, data: Mapping[str, Any]) -> tuple[str, str]:

@@ -32,6 +32,8 @@ class Kind(models.TextChoices):
     VACATION_ENDING = "vacation_ending"
     VACATION_ENDED = "vacation_ended"
     AUTO_VACATION_STARTED = "auto_vacation_started"
+    PLAN_NOT_COVERED = "plan_not_covered"
+    PLAN_DROPPED = "plan_dropped"
 
 
 class Channel(models.TextChoices):

@@ -280,6 +280,7 @@ def match_detail(match: Match, user: User | AnonymousUser, *,
         "legal_moves": legal_moves if match.status == Match.Status.ACTIVE else None,
         "seed": match.seed if match.status in PUBLIC_STATUSES else None,
         "clocks": clocks_view(match, match_seats(match), timezone.now()),
+        "plans": match.plans_allowed,
         **match_aftermath(match),
     }
 
@@ -402,6 +403,7 @@ def move_log_entry(move: Move, viewer: int | None, *, revealed: bool,
         "player": _player(move.user),
         "payload": None if hidden else move.payload,
         "events": move.events if revealed else events_for(move.events, viewer),
+        "by_plan": move.by_plan,
         "created_at": move.created_at,
     }
 

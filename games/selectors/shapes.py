@@ -166,6 +166,10 @@ class MatchDetail(MatchSummary, MatchAftermath):
     seed: Annotated[str | None, Doc("Revealed once the match is over.")]
     clocks: Annotated[MatchClocks | None, Doc(
         "Each seat's clock as of the answer; null for a casual match.")]
+    plans: Annotated[bool, Doc(
+        "Whether its seats may hold plans (conditional moves), as chosen when it was created "
+        "(`plans` of POST /matches); plans apply only where the game allows them too (two "
+        "players taking turns, never in real time).")]
 
 
 class MoveResult(TypedDict):
@@ -199,7 +203,21 @@ class MoveLogEntry(TypedDict):
     player: PlayerRef | None
     payload: Annotated[Any | None, Doc("Null when hidden from the caller.")]
     events: list[dict[str, Any]]
+    by_plan: Annotated[bool, Doc(
+        "A seat's move its plan played (the reply it had planned to the move before), not its "
+        "player by hand; shown to every seat.")]
     created_at: datetime
+
+
+class PlanAnswer(TypedDict):
+    """The caller's plan for a match (conditional moves), shown to its owner alone."""
+
+    plan: Annotated[list[dict[str, Any]], Doc(
+        "The plan's branches, every field written (empty: no plan).")]
+    plan_version: Annotated[int | None, Doc(
+        "The match's version the plan was saved at, or of the move whose branch it last took; "
+        "null without a plan.")]
+    version: Annotated[int, Doc("The match's version now.")]
 
 
 class MoveLog(TypedDict):
@@ -232,7 +250,10 @@ class UserEvent(TypedDict):
         "(running time left then) (deadline_soon), `rank` and `reason` (match_finished), "
         "`before` and `after` (rating_changed), `by` (invited), `runs_out_at` and "
         "`left_seconds` (vacation_ending), `since` and `ended_at` (vacation_ended), `since` "
-        "and `runs_out_at` (auto_vacation_started, with the match whose deadline passed).")]
+        "and `runs_out_at` (auto_vacation_started, with the match whose deadline passed), "
+        "`version` and `key` (plan_not_covered: the other seat's move, as you saw it, that "
+        "your plan did not cover; plan_dropped also with `cause`: the engine's code for a "
+        "refused reply, or chain_limit).")]
     created_at: datetime
 
 

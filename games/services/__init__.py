@@ -29,8 +29,10 @@ from games.services.moves import (
     MoveResult,
     match_move_preview,
     match_move_submit,
+    move_fingerprint,
     request_fingerprint,
 )
+from games.services.plans import PlanView, plan_delete, plan_get, plan_save
 from games.services.ratings import match_rate
 from games.services.reminders import (
     match_reminders_send,
@@ -52,7 +54,8 @@ __all__ = ["LockedMatch", "MoveResult", "SeatSpec", "auto_vacation_set", "bot_ac
            "match_abort", "match_bot_move_play", "match_bot_race_tick", "match_create",
            "match_deadline_expire", "match_decline", "match_join", "match_lock",
            "match_move_preview", "match_move_submit", "match_rate", "match_rematch",
-           "match_reminders_send", "match_resign", "match_system_step_run",
+           "match_reminders_send", "match_resign", "match_system_step_run", "move_fingerprint",
+           "PlanView", "plan_delete", "plan_get", "plan_save",
            "player_reminders_recount", "player_time_zone_change", "reminders_sweep",
            "request_fingerprint", "vacation_end", "vacation_run_out", "vacation_start",
            "vacation_warn", "vacations_sweep"]

@@ -4,9 +4,11 @@ Private to the services. Every transition of a match (a person's move, a bot's, 
 a forfeit, a deadline's stalemate) is written by ``record``; a result declared from outside the
 game by ``decide``; both end a match through ``_finish``. A change of the clocks alone (a seat's
 clock stopped or restarted for its player's vacation) is written by ``clocks_record``. A match
-starts through ``start`` and is called off through ``abort``. Each takes the ``LockedMatch`` of
-``match_lock`` in the running transaction and refuses anything else, so nothing writes a match
-it has not locked. What each log entry holds is ``games.movelog``'s to say.
+starts through ``start`` and is called off through ``abort``. A seat's move (``play``) is
+followed by the plans it sets off (``games.services.plan_replies``), in the same transaction.
+Each takes the ``LockedMatch`` of ``match_lock`` in the running transaction and refuses anything
+else, so nothing writes a match it has not locked. What each log entry holds is
+``games.movelog``'s to say.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from accounts.models import User
 from games import movelog
 from games.clocks.clock import Clocks
 from games.exceptions import MatchNotStarted
+from games.kit.plans import PlanUnreachable
 from games.kit.protocol import Outcome, Transition, apply_checked
 from games.models import Match, Move, Seat, UserEvent
 from games.selectors.clocks import match_clocks, match_control, seat_calendars
-from games.services import due, scheduling
+from games.services import due, plan_replies, scheduling
 from games.services.clocks import (
     CLOCK_FIELDS,
     clocks_advance,
@@ -36,6 +39,7 @@ from games.services.clocks import (
 )
 from games.services.locking import LockedMatch, lock_held
 from games.services.notifications import match_changed, notify, wake_after_commit
+from games.services.plans import plan_store, plans_available, plans_clear
 
 
 def _require_lock(locked: LockedMatch) -> None:
@@ -43,21 +47,50 @@ def _require_lock(locked: LockedMatch) -> None:
         raise RuntimeError("A match is written only under match_lock, in the same transaction.")
 
 
-def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any) -> Move:
+def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
+         plan: Any = None, chain: int = 0) -> Move:
     """Parse a seat's move, check it against the current state and record it; the engine's
-    coded errors (malformed, not your turn, illegal) leave the match untouched."""
+    coded errors (malformed, not your turn, illegal) leave the match untouched.
+
+    A move by hand (``chain`` 0) deletes the seat's plan; ``plan``, if given with branches,
+    is then checked and kept as the seat's new plan in the position right after the move (a
+    refusal raises its coded error, and the caller's transaction records nothing); a move that
+    turns up something hidden takes no plan (``plan_unreachable``, reason ``revealed``). Then the
+    other seats' plans answer the move (``games.services.plan_replies``); ``chain`` counts the
+    moves played by plan in a row up to this one, which is marked ``by_plan`` when above 0."""
     _require_lock(locked)
     engine = locked.engine
+    before = locked.state
     move = engine.parse_move(payload)
-    transition = apply_checked(engine, locked.state, seat, move)
-    return record(locked=locked, kind=Move.Kind.MOVE, seat=seat, user=user,
-                  payload=engine.dump_move(move), transition=transition)
+    transition = apply_checked(engine, before, seat, move)
+    if plan and engine.move_reveals(before, seat, move):
+        # The position after such a move depends on what the seat does not know: checking a
+        # plan there would tell it (a refusal records nothing, like a dry run).
+        raise PlanUnreachable("The plan cannot go on after a move that turns up something "
+                              "hidden.", path=[], reason="revealed")
+    played = plan_replies.Played(seat=seat, move=move, before=before, transition=transition,
+                                 chain=chain, play=play)
+    steps = plan_replies.plan_steps(locked, played)
+    recorded = record(locked=locked, kind=Move.Kind.MOVE, seat=seat, user=user,
+                      payload=engine.dump_move(move), transition=transition,
+                      by_plan=chain > 0, quiet=plan_replies.replying(steps, played))
+    if chain == 0:
+        plans_clear(locked, [seat])
+    if plan is not None and plan != []:
+        plans_available(locked)
+        plan_store(locked, seat, plan)
+    if locked.match.status == Match.Status.ACTIVE:
+        plan_replies.plans_answer(locked, played, steps)
+    return recorded
 
 
 def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | None,
-           payload: dict[str, Any], transition: Transition[Any]) -> Move:
-    """Append the Move, save the snapshot, finish the match if it is over (ranks and scores on
-    the seats), write the feed entries and schedule what is now due."""
+           payload: dict[str, Any], transition: Transition[Any], by_plan: bool = False,
+           quiet: frozenset[int] = frozenset()) -> Move:
+    """Append the Move (``by_plan``: a seat's move its plan played), save the snapshot, finish
+    the match if it is over (ranks and scores on the seats), write the feed entries and
+    schedule what is now due. ``quiet``: seats not told it is their turn (their plans reply
+    at once)."""
     _require_lock(locked)
     match, engine = locked.match, locked.engine
     previous_actors = frozenset(match.actors)
@@ -65,7 +98,8 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
     # The row lock and the version check make a duplicate seq impossible; the unique
     # constraint on (match, seq) is the last line of defence.
     move = Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat, user=user,
-                               payload=payload, events=list(transition.events))
+                               payload=payload, events=list(transition.events),
+                               by_plan=by_plan)
     _snapshot(locked, transition.state, previous_actors=previous_actors,
               mover=seat if kind == Move.Kind.MOVE else None)
     outcome = engine.outcome(transition.state)
@@ -77,7 +111,7 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
     due.mark(match, work)
     # When the set of seats the match waits for grows, a new turn has begun for all of them
     # (in a simultaneous draft the last to place is among them again): each is told.
-    newly_to_act = set(match.actors) if set(match.actors) - previous_actors else set()
+    newly_to_act = set(match.actors) - quiet if set(match.actors) - previous_actors else set()
     match.save(update_fields=["version", "state", "actors", *CLOCK_FIELDS, "work_due_at",
                               "updated_at"])
     wake: set[str] = set()
@@ -135,9 +169,11 @@ def clocks_record(*, locked: LockedMatch, clocks: Clocks, payload: dict[str, Any
 
 def _finish(locked: LockedMatch, outcome: Outcome, fields: list[str]) -> None:
     """The match is over with ``outcome``: save it finished (with ``fields`` the caller
-    changed, and its clocks stopped), copy the ranks and scores onto the seats, tell each
-    person seated, wake the match's watchers and schedule what follows (the rating)."""
+    changed, and its clocks stopped), delete its plans, copy the ranks and scores onto the
+    seats, tell each person seated, wake the match's watchers and schedule what follows (the
+    rating)."""
     match = locked.match
+    plans_clear(locked)
     match.status = Match.Status.FINISHED
     match.finished_at = timezone.now()
     clocks_stop(locked, now=match.finished_at)
@@ -192,9 +228,10 @@ def start(*, locked: LockedMatch, state: Any) -> None:
 
 def abort(*, locked: LockedMatch, reason: str) -> None:
     """Call the match off (``reason``: ``movelog.ABORTED`` by a player or staff, or
-    ``movelog.TIMEOUT``); never rated."""
+    ``movelog.TIMEOUT``); never rated. Its plans are deleted."""
     _require_lock(locked)
     match = locked.match
+    plans_clear(locked)
     match.status = Match.Status.ABORTED
     match.finished_at = timezone.now()
     match.actors = []

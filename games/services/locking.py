@@ -32,10 +32,13 @@ from functools import cache
 from typing import Any, Literal, overload
 from uuid import UUID
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.db.transaction import Atomic
 
 from accounts.models import User
+from config.prepared import Prepared
 from games.catalog import get_engine
 from games.clocks import vacation
 from games.exceptions import MatchNotFound, StaleVersion
@@ -43,8 +46,8 @@ from games.kit.protocol import AnyEngine
 from games.models import Match, Seat, Vacation
 from games.selectors import match_of_rows, match_rows, match_state, match_visible
 from games.selectors.vacations import vacation_bank, vacation_policy
-from games.services.reachability import reachability_condition
-from games.services.reminder_offsets import offsets_annotation
+from games.services.reachability import reachability_condition, reachability_registered
+from games.services.reminder_offsets import offsets_annotation, offsets_registered
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,22 +131,44 @@ def match_lock(*, match_id: UUID | str, user: User | None = None,
     return locked
 
 
-def _locked_rows(match_id: UUID | str) -> tuple[list[Seat], frozenset[int] | None]:
-    """The match's seat rows, locking the match row, each with its player's reminder offsets
-    (``games.services.reminder_offsets``), and the ids of their players who could be told
-    anything (read in the same query; None when nothing answers that)."""
+def _lock_query(match_id: UUID | str) -> QuerySet[Seat]:
+    """The query that locks the match row and reads its seat rows (``match_rows``), each with
+    its player's reminder offsets (``games.services.reminder_offsets``) and, when the
+    notification app answers it, whether the player could be told anything."""
     seats = Seat.objects.select_for_update(of=("match",)).annotate(
         **offsets_annotation(_seat_user_column()))
     condition = reachability_condition(_seat_user_column())
+    if condition is not None:
+        seats = seats.annotate(**{_REACHABLE: condition})
+    return match_rows(match_id, seats)
+
+
+# Where a seat row read by ``match_lock`` says whether its player could be told anything.
+_REACHABLE = "notify_reachable"
+
+# Built and compiled once per process and per registration (config.prepared): it runs on every
+# change of every match.
+_LOCK_QUERY = Prepared(_lock_query, stand_in=UUID(int=0))
+
+
+def _locked_rows(match_id: UUID | str) -> tuple[list[Seat], frozenset[int] | None]:
+    """The match's seat rows, locking the match row (none for a malformed id), and the ids of
+    their players who could be told anything (read in the same query; None when nothing
+    answers that)."""
+    key = _MATCH_KEY
+    try:
+        value = key.get_db_prep_value(key.to_python(match_id), transaction.get_connection())
+    except (ValueError, ValidationError):
+        return [], None
+    condition = reachability_registered()
+    rows = _LOCK_QUERY.rows(value, key=(condition, offsets_registered()))
     if condition is None:
-        return list(match_rows(match_id, seats)), None
-    rows: list[Seat] = []
-    notifiable: set[int] = set()
-    for row in match_rows(match_id, seats.annotate(notify_reachable=condition)):
-        rows.append(row)
-        if row.user_id is not None and row.notify_reachable:
-            notifiable.add(row.user_id)
-    return rows, frozenset(notifiable)
+        return rows, None
+    return rows, frozenset(row.user_id for row in rows
+                           if row.user_id is not None and getattr(row, _REACHABLE))
+
+
+_MATCH_KEY = Match._meta.pk
 
 
 @cache

@@ -56,11 +56,13 @@ def match_create(*, user: User, game: str, players: int | None = None,
                  config: dict[str, Any] | None = None, seats: list[SeatSpec] | None = None,
                  rated: bool = True, time_control: Mapping[str, Any] | None = None,
                  turn_seconds: int | None = None,
-                 private: bool = False, rematch_of: Match | None = None) -> Match:
+                 private: bool = False, rematch_of: Match | None = None,
+                 plans: bool = True) -> Match:
     """Create a match, and start it at once if every seat is filled (by the creator and bots).
 
     ``time_control``: the clock, in ``games.clocks.control``'s JSON form (a bad kind, key or
     value is ``InvalidTimeControl``, ``invalid_time_control``, and nothing is created);
+    ``plans``: whether its seats may hold plans (where the game allows them);
     ``turn_seconds``: the same as a per-move control of that many seconds; neither: a casual
     match without a clock."""
     timing = _time_control(time_control, turn_seconds)
@@ -85,7 +87,7 @@ def match_create(*, user: User, game: str, players: int | None = None,
     match = Match.objects.create(
         game=game, config=config or {}, num_players=count, rated=rated,
         created_by=user, seed=seed, private=private or user.matches_private,
-        rematch_of=rematch_of,
+        rematch_of=rematch_of, plans_allowed=plans,
         time_control=None if timing is None else control.dump(timing),
         clocks=None if timing is None else clock.dump_clocks(clock.new_clocks(timing, count)),
     )
@@ -267,9 +269,9 @@ def _start_if_full(locked: LockedMatch, initial: Any = None) -> None:
 
 @transaction.atomic
 def match_rematch(*, user: User, match_id: UUID) -> tuple[Match, bool]:
-    """The rematch of a finished match: the same game, options, clock, rating and privacy and
-    the same players, each seat moved one place on (two players swap seats). A seat of a person
-    other than the caller becomes an invitation; bots sit down at once.
+    """The rematch of a finished match: the same game, options, clock, rating, privacy and plans
+    option and the same players, each seat moved one place on (two players swap seats). A seat
+    of a person other than the caller becomes an invitation; bots sit down at once.
 
     Once per match: whoever of its players asks first creates it, and asking again (anyone,
     any number of times) gives the same match, accepting the caller's invitation to it if one
@@ -304,7 +306,8 @@ def match_rematch(*, user: User, match_id: UUID) -> tuple[Match, bool]:
     rematch = match_create(
         user=user, game=match.game, config=match.config, seats=specs,
         rated=match.rated or match.unrated_reason != "",
-        time_control=match.time_control, private=match.private, rematch_of=match)
+        time_control=match.time_control, private=match.private, rematch_of=match,
+        plans=match.plans_allowed)
     # The original's answers change (they name the rematch): a new ETag.
     match.save(update_fields=["updated_at"])
     match_changed(match)

@@ -47,16 +47,30 @@ def request_fingerprint(*parts: Any) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def move_fingerprint(move: Any, expected_version: int | None, plan: Any = None) -> str:
+    """The fingerprint of a move request; one without a plan has the fingerprint it had before
+    moves could carry plans."""
+    if plan is None:
+        return request_fingerprint(move, expected_version)
+    return request_fingerprint(move, expected_version, plan)
+
+
 @transaction.atomic
 def match_move_submit(*, user: User, match_id: UUID | str, move: Any,
                       expected_version: int | None = None,
-                      idempotency_key: str | None = None) -> MoveResult | IdempotencyRecord:
+                      idempotency_key: str | None = None,
+                      plan: Any = None) -> MoveResult | IdempotencyRecord:
     """Validate a seat's move through the engine and record it; returns the ``MoveResult``.
+
+    With ``plan`` (a plan tree, ``games.kit.plans``): the seat's plan from the position right
+    after the move, saved with it atomically: a plan refused is its coded error and the move
+    is not recorded either; an empty one only leaves the seat without a plan, as any move by
+    hand does.
 
     With ``idempotency_key``: a retry (the same key, match, move and expected version) records
     nothing and returns the ``IdempotencyRecord`` of the first answer; the same key with
     anything else is ``IdempotencyKeyReused``. The caller stores its answer to a first request
-    (``IdempotencyRecord``, fingerprint ``request_fingerprint(move, expected_version)``) in the
+    (``IdempotencyRecord``, fingerprint ``move_fingerprint(move, expected_version, plan)``) in the
     transaction that records the move, so the move and its answer commit together."""
     started = time.perf_counter()
     # The version is checked only after a retry had its chance: a retry of a move that was
@@ -67,12 +81,13 @@ def match_move_submit(*, user: User, match_id: UUID | str, move: Any,
         record = IdempotencyRecord.objects.filter(user=user, key=idempotency_key).first()
         if record is not None:
             if (record.match_id != match.id
-                    or record.fingerprint != request_fingerprint(move, expected_version)):
+                    or record.fingerprint != move_fingerprint(move, expected_version, plan)):
                 raise IdempotencyKeyReused()
             return record
     seat = acting_seat(match, locked.seat_of(user))
     version_check(match, expected_version)
-    recorded = _recording.play(locked=locked, seat=seat.index, user=user, payload=move)
+    recorded = _recording.play(locked=locked, seat=seat.index, user=user, payload=move,
+                               plan=plan)
     metrics.move_recorded(match.game, "player", started)
     return MoveResult(move=recorded, events=events_for(recorded.events, seat.index),
                       match=match, state=locked.state)

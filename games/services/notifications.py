@@ -20,7 +20,8 @@ NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SO
                             UserEvent.Type.INVITED, UserEvent.Type.MATCH_FINISHED,
                             UserEvent.Type.RATING_CHANGED, UserEvent.Type.VACATION_ENDING,
                             UserEvent.Type.VACATION_ENDED,
-                            UserEvent.Type.AUTO_VACATION_STARTED})
+                            UserEvent.Type.AUTO_VACATION_STARTED,
+                            UserEvent.Type.PLAN_NOT_COVERED, UserEvent.Type.PLAN_DROPPED})
 
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,

@@ -28,3 +28,8 @@ def reachability_register(condition: Condition) -> None:
 def reachability_condition(user_column: str) -> Expression | None:
     """The registered condition on the row's ``user_column``, or None when none is registered."""
     return _registered[0](user_column) if _registered else None
+
+
+def reachability_registered() -> Condition | None:
+    """What is registered (None: nothing), for a cache of queries built with it."""
+    return _registered[0] if _registered else None

@@ -36,6 +36,11 @@ def reminder_offsets_register(expression: OffsetsExpression) -> None:
     _registered[:] = [expression]
 
 
+def offsets_registered() -> OffsetsExpression | None:
+    """What is registered (None: nothing), for a cache of queries built with it."""
+    return _registered[0] if _registered else None
+
+
 def offsets_annotation(user_column: str) -> dict[str, Expression]:
     """For ``annotate`` on seat rows: each row's player's offsets as ``OFFSETS_ATTR``; nothing
     when no app registered where they are kept."""

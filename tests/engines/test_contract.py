@@ -15,6 +15,7 @@ import random
 import pytest
 
 from games.catalog import engines
+from games.kit.plans import plans_allowed, same_key, waited_for
 from games.kit.protocol import (
     Engine,
     EngineBase,
@@ -233,6 +234,50 @@ def test_engine_describes_itself(engine: Engine) -> None:
         json.dumps(option.as_dict())
 
 
+@pytest.mark.parametrize(("engine", "players", "seed"), list(_cases())[::4])
+def test_plan_hooks_keep_the_contract(engine: Engine, players: int, seed: str) -> None:
+    """Plans never apply to a finished or real-time match; where they apply, the key of each
+    move of the other seat is JSON, and the engine's candidate for that key, in the position
+    before the move, shows the same key."""
+    rng = random.Random(seed + "plans")
+    state = engine.initial_state(num_players=players, config={}, seed=seed)
+    log: list = []
+    for _ in range(200):
+        for seat in range(players):
+            applies = engine.plans_apply(state, seat)
+            assert isinstance(applies, bool)
+            assert plans_allowed(engine, state, seat) == (
+                applies and engine.outcome(state) is None and not engine.is_realtime(state))
+        if engine.outcome(state) is not None:
+            break
+        actors = sorted(engine.actors(state))
+        if not actors:
+            state = engine.system_step(state).state
+            continue
+        mover = rng.choice(actors)
+        move = rng.choice(list(engine.legal_moves(state, mover)))
+        transition = apply_checked(engine, state, mover, move)
+        for viewer in range(players):
+            if viewer == mover:
+                continue
+            key = engine.plan_key(state, mover, move, transition, viewer)
+            assert json.loads(json.dumps(key)) == key
+            if plans_allowed(engine, state, viewer) and waited_for(engine, state, viewer):
+                found = engine.plan_candidate(state, mover, key, viewer,
+                                              history=events_for(log, viewer))
+                assert found is not None, "a key the other seat just showed is possible"
+                candidate, position = found
+                shown = apply_checked(engine, position, mover, candidate)
+                assert same_key(engine.plan_key(position, mover, candidate, shown, viewer), key)
+        log.extend(transition.events)
+        state = transition.state
+    race = [option for option in engine.options if option.name == "mode"]
+    for value in (race[0].choices if race else ()):
+        other = engine.initial_state(num_players=players, config={"mode": value}, seed=seed)
+        if engine.is_realtime(other):
+            assert not any(plans_allowed(engine, other, seat) for seat in range(players))
+
+
 def test_engine_base_gives_the_hooks_their_defaults() -> None:
     class Countdown(EngineBase[int, int]):
         """Just enough of a game to ask the defaults about: seats 0 and 1 act until 0."""
@@ -248,6 +293,7 @@ def test_engine_base_gives_the_hooks_their_defaults() -> None:
     assert engine.is_realtime(3) is False
     assert engine.system_step(3) is None
     assert engine.private_moves is False
+    assert engine.plans_apply(3, 0) is False
     with pytest.raises(NotImplementedError, match="countdown"):
         engine.end_stalemate(3)
 

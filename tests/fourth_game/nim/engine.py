@@ -140,6 +140,11 @@ class NimEngine(EngineBase[State, Take]):
         """Nim is played in turns, never in real time."""
         return False
 
+    def plans_apply(self, state: State, seat: Seat) -> bool:
+        """Two players may plan their replies (keyed by the takes themselves); with three there
+        is no single other seat to reply to."""
+        return state.num_players == 2 and seat in (0, 1)
+
     def parse_move(self, data: Any) -> Take:
         data = require_mapping(data, {"heap", "count"}, {"heap", "count"})
         for field in ("heap", "count"):

@@ -18,7 +18,7 @@ SUMMARY_KEYS = {"id", "game", "status", "players", "rated", "version", "time_con
                 "finished_at", "seats", "to_act", "your_seat", "is_your_turn",
                 "invitation_pending", "outcome", "private", "unrated_reason"}
 DETAIL_KEYS = SUMMARY_KEYS | {"config", "view", "legal_moves", "seed", "clocks",
-                              "rating_changes", "rematch", "rematch_of"}
+                              "rating_changes", "rematch", "rematch_of", "plans"}
 SEAT_KEYS = {"index", "player", "on_vacation", "joined", "to_act", "forfeited", "rank", "score"}
 
 

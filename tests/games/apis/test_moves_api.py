@@ -237,7 +237,9 @@ def test_move_log_pages_with_after(nibble):
     assert body["version"] == 3 and body["next_after"] == 3
     assert [m["seq"] for m in body["moves"]] == [1, 2, 3]
     first = body["moves"][0]
-    assert set(first) == {"seq", "kind", "seat", "player", "payload", "events", "created_at"}
+    assert set(first) == {"seq", "kind", "seat", "player", "payload", "events", "by_plan",
+                          "created_at"}
+    assert first["by_plan"] is False
     assert first["kind"] == "move" and first["seat"] == 0
     assert first["player"] == {"username": "alice", "is_bot": False}
     assert first["payload"] == {"take": played[0]["events"][0]["cells"]}

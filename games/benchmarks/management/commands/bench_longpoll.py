@@ -10,9 +10,13 @@ has read every request and gone idle, then moves and measures. Two cases:
 * ``matches``: ``--matches`` Nibble matches (default 100), the clients spread evenly over them,
   and every match moved at once (one connection per move, all sent together).
 
-The moves go to a second uvicorn process (``--moves-to other``, default: a deployment's web
+The moves go to a web server of their own (``--moves-to other``, default: a deployment's web
 server takes the moves, its events server the waiting clients) or to the waiting clients' own
-process (``--moves-to same``).
+process (``--moves-to same``). That web server is, as deployed (``--web-server gunicorn``,
+default), gunicorn with the web service's settings (``docker/gunicorn.conf.py``: 4 workers of 2
+threads, ``WEB_CONCURRENCY`` and ``WEB_THREADS`` change them), or one uvicorn process
+(``--web-server uvicorn``), which runs Django's views one at a time in its one thread for sync
+code.
 
 In both, each match has one client of the seat that must act next waiting on its own feed
 (``/api/me/events`` or ``/api/me/stream``): the "actor", woken by its ``your_turn`` entry. The
@@ -43,11 +47,13 @@ import asyncio
 import json
 import os
 import resource
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -222,6 +228,27 @@ class ServerProcess:
                 self.process.wait()
 
 
+class WebServerProcess(ServerProcess):
+    """The deployment's web service: gunicorn with ``docker/gunicorn.conf.py``, its access log
+    written to the log file as the service writes it to its output."""
+
+    def __init__(self, port: int, log: Path) -> None:  # starts gunicorn, not uvicorn
+        self.port = port
+        self.log = log
+        metrics = ROOT / "var" / f"bench-longpoll-metrics-{port}"
+        shutil.rmtree(metrics, ignore_errors=True)
+        metrics.mkdir(parents=True)
+        env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",
+               "THROTTLE_ANON": "1000000/min", "BIND_ADDRESS": HOST, "PORT": str(port),
+               "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
+        log.parent.mkdir(parents=True, exist_ok=True)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--config", "docker/gunicorn.conf.py",
+             "config.wsgi:application"],
+            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        self.pid = self.process.pid
+
+
 @dataclass
 class Answer:
     match: int = 0  # index of the match the client is about
@@ -336,6 +363,20 @@ def _prepare(port: int, count: int) -> Setup:
     return setup
 
 
+def _warm(port: int, setup: Setup, requests: int = 64, at_once: int = 16) -> None:
+    """Warm the web server that takes the moves, as a running deployment's is: every worker and
+    thread has imported its views and holds its database connections (reads of the matches'
+    details, ``at_once`` at a time, so that they spread over the workers)."""
+    def read(n: int) -> None:
+        match = setup.matches[n % len(setup.matches)]
+        status, _ = _fetch(port, "GET", f"/api/matches/{match.id}", match.mover)
+        if status != 200:
+            raise CommandError(f"the web server answered {status} while warming up")
+
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        list(pool.map(read, range(requests)))
+
+
 class Command(BaseCommand):
     help = ("Live-update load: waiting clients under one uvicorn process woken by moves; prints "
             "wake-up latency after each move's answer, server memory and CPU.")
@@ -348,8 +389,11 @@ class Command(BaseCommand):
                             help="matches in the 'matches' case")
         parser.add_argument("--transport", choices=["longpoll", "sse"], default="longpoll")
         parser.add_argument("--moves-to", choices=["same", "other"], default="other",
-                            help="send the moves to the waiting clients' server, or to another "
-                                 "uvicorn process as a deployment's web server would take them")
+                            help="send the moves to the waiting clients' server, or to a web "
+                                 "server of their own as a deployment's web service takes them")
+        parser.add_argument("--web-server", choices=["gunicorn", "uvicorn"], default="gunicorn",
+                            help="with --moves-to other: the web service as deployed (gunicorn, "
+                                 "docker/gunicorn.conf.py) or one uvicorn process")
         parser.add_argument("--connection", choices=["keep-alive", "close"],
                             default="keep-alive",
                             help="the long-polls' Connection header: keep-alive as browsers "
@@ -401,10 +445,14 @@ class Command(BaseCommand):
         mover = server
         try:
             if options["moves_to"] == "other":
-                mover = ServerProcess(_free_port(), ROOT / "var" / "bench-longpoll-web.log")
+                web = (WebServerProcess if options["web_server"] == "gunicorn"
+                       else ServerProcess)
+                mover = web(_free_port(), ROOT / "var" / "bench-longpoll-web.log")
                 mover.wait_ready()
             server.wait_ready()
             setup = _prepare(port, matches)
+            if mover is not server:
+                _warm(mover.port, setup)
             idle = server.status()
             result = _run_loop(self._run(server, mover, setup, clients, options))
             after = server.status()
@@ -632,6 +680,9 @@ class Command(BaseCommand):
         per_client = (waiting["VmRSS"] - idle["VmRSS"]) / max(result["connected"], 1)
         title = (f"case={case} clients={clients} matches={len(setup.matches)} "
                  f"transport={options['transport']} moves-to={options['moves_to']} "
+                 + (f"web-server={options['web_server']} " if options["moves_to"] == "other"
+                    else "")
+                 + 
                  f"connection={options['connection']}")
         lines = [
             "",

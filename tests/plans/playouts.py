@@ -1,0 +1,102 @@
+"""Random plans for the plan tests: a line of replies built along a random playout, with the
+other seat's other legal moves as sibling branches, and the moves played to build it."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.kit.plans import MAX_LINE_MOVES, waited_for
+from games.kit.protocol import JSON, AnyEngine, Seat, Transition, apply_checked, events_for
+
+KEYS = 6  # the other seat's moves along a built line, at most
+
+
+@dataclass
+class Step:
+    """One move of the other seat as it was played, and the planner's reply to it."""
+
+    before: Any
+    mover: Seat
+    move: Any
+    transition: Transition[Any]
+    reply: list[JSON] = field(default_factory=list)
+
+
+def waiting_position(engine: AnyEngine, *, players: int, config: dict[str, Any], seed: str,
+                     rng: random.Random) -> tuple[Any, list[JSON], Seat] | None:
+    """A position taken at random from a random playout among those where one seat waits for
+    another: the state, the whole event log up to it, and the waiting seat; ``None`` if the
+    playout met none."""
+    state = engine.initial_state(num_players=players, config=config, seed=seed)
+    log: list[JSON] = []
+    found: list[tuple[Any, list[JSON], Seat]] = []
+    for _ in range(rng.randrange(1, 80)):
+        actors = sorted(engine.actors(state))
+        if engine.outcome(state) is not None or not actors:
+            break
+        found.extend((state, list(log), planner) for planner in range(players)
+                     if waited_for(engine, state, planner) is not None)
+        seat = rng.choice(actors)
+        transition = apply_checked(engine, state, seat,
+                                   rng.choice(list(engine.legal_moves(state, seat))))
+        state = transition.state
+        log.extend(transition.events)
+    return rng.choice(found[-12:]) if found else None
+
+
+def built_line(engine: AnyEngine, state: Any, planner: Seat, rng: random.Random, *,
+               siblings: bool = True) -> tuple[list[JSON], list[Step]]:
+    """A plan (JSON) of one line played at random from ``state``, where ``planner`` waits,
+    with the other seat's other legal moves beside it as leaves, and the steps played."""
+    plan: list[JSON] = []
+    level = plan
+    steps: list[Step] = []
+    moves = 0
+    while len(steps) < KEYS and moves < MAX_LINE_MOVES - 1:
+        other = waited_for(engine, state, planner)
+        if other is None or engine.outcome(state) is not None:
+            break
+        legal = list(engine.legal_moves(state, other))
+        move = rng.choice(legal)
+        transition = apply_checked(engine, state, other, move)
+        step = Step(state, other, move, transition)
+        branch: JSON = {"on": engine.plan_key(state, other, move, transition, planner),
+                        "reply": step.reply, "then": []}
+        if siblings:
+            level.extend(_leaves(engine, state, other, planner, legal, move, rng))
+        level.insert(rng.randrange(len(level) + 1), branch)
+        steps.append(step)
+        moves += 1
+        state, revealed = transition.state, False
+        while (planner in engine.actors(state) and engine.outcome(state) is None
+               and moves < MAX_LINE_MOVES and not revealed):
+            reply = rng.choice(list(engine.legal_moves(state, planner)))
+            revealed = engine.move_reveals(state, planner, reply)
+            state = apply_checked(engine, state, planner, reply).state
+            step.reply.append(engine.dump_move(reply))
+            moves += 1
+        if revealed:
+            break
+        level = branch["then"]
+    return plan, steps
+
+
+def _leaves(engine: AnyEngine, state: Any, other: Seat, planner: Seat, legal: list[Any],
+            chosen: Any, rng: random.Random) -> list[JSON]:
+    """Up to two leaves for other legal moves of ``other`` (different keys from ``chosen``)."""
+    chosen_key = engine.plan_key(state, other, chosen,
+                                 apply_checked(engine, state, other, chosen), planner)
+    found: list[JSON] = []
+    for move in rng.sample(legal, min(len(legal), 3)):
+        key = engine.plan_key(state, other, move, apply_checked(engine, state, other, move),
+                              planner)
+        if key != chosen_key and all(leaf["on"] != key for leaf in found):
+            found.append({"on": key, "reply": [], "then": []})
+    return found[:2]
+
+
+def history_of(log: list[JSON], planner: Seat) -> list[JSON]:
+    """What the planner was shown of the log."""
+    return events_for(log, planner)
