@@ -55,8 +55,11 @@ def activate_user_language(request: Any, user: Any) -> None:
                 pass
 
 
-# Distinct (language cookie, Accept-Language) pairs whose language a process remembers.
+# Distinct (language cookie, Accept-Language) pairs whose language a process remembers, and the
+# longest pair remembered (a browser's header is a few dozen characters; longer ones, rare and
+# mostly made up, are worked out each time).
 LANGUAGE_MEMORY = 1024
+LONGEST_REMEMBERED = 256
 
 
 @lru_cache(maxsize=LANGUAGE_MEMORY)
@@ -98,8 +101,11 @@ class LocaleMiddleware(DjangoLocaleMiddleware):
     def process_request(self, request: HttpRequest) -> None:
         if is_language_prefix_patterns_used(getattr(request, "urlconf", settings.ROOT_URLCONF))[0]:
             return super().process_request(request)
-        translation.activate(language_for(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME),
-                                          request.META.get("HTTP_ACCEPT_LANGUAGE", "")))
+        cookie = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+        accept = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
+        find = language_for if len(accept) + len(cookie or "") <= LONGEST_REMEMBERED else \
+            language_for.__wrapped__
+        translation.activate(find(cookie, accept))
         request.LANGUAGE_CODE = translation.get_language()
         return None
 

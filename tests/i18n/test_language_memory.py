@@ -18,6 +18,7 @@ CASES = [
     (None, ""), (None, "fr"), (None, "fr-CA,fr;q=0.9"), (None, "pt-BR"), (None, "pt"),
     (None, "ko-KR,ko;q=0.8,en;q=0.5"), (None, "de,es;q=0.5"), (None, "*"), (None, "xx-!!"),
     (None, "en;q=0, fr;q=0.1"), ("ko", "fr"), ("de", "fr"), ("pt-br", ""), ("", "ko"),
+    (None, "de;q=0.9, " * 40 + "ko"), ("x" * 300, "fr"),
 ]
 
 
@@ -50,6 +51,12 @@ def test_each_pair_is_worked_out_once():
         _answer(LocaleMiddleware, None, "fr-CA,fr;q=0.9")
     info = language_for.cache_info()
     assert (info.misses, info.hits) == (1, 2)
+
+
+def test_a_long_header_is_worked_out_each_time():
+    language_for.cache_clear()
+    _answer(LocaleMiddleware, None, "de;q=0.9, " * 40 + "ko")
+    assert language_for.cache_info().currsize == 0
 
 
 def test_a_change_of_the_languages_is_seen_at_once():
