@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test test-fast system-packages lint clients messages bench bench-api bench-sweep profile-moves clean
+.PHONY: run test test-fast system-packages lint clients messages bench bench-api bench-sweep profile-moves stack-costs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -103,6 +103,16 @@ profile-moves: $(STAMP)
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
 	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) THROTTLE_USER=1000000/min DJANGO_DEBUG=false \
 	  $(BIN)/python manage.py profile_moves
+
+## make stack-costs: what each middleware and DRF piece costs an API call in CPU, a token look-up
+## in SQL and through the ORM, a floor move's work both ways (in one process, no profiler; about
+## 5 minutes of one core)
+stack-costs: $(STAMP)
+	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) THROTTLE_USER=1000000/min THROTTLE_ANON=1000000/min \
+	  DJANGO_DEBUG=false $(BIN)/python manage.py stack_costs
 
 ## make bench-sweep: the deadline (expiry and reminders) and due-work sweeps over 100,000
 ## matches (PostgreSQL)

@@ -4,19 +4,29 @@ of a player who must act now is never refused.
 The counters live in the default cache. On Redis (CACHE_URL=redis://...) that is
 ``config.cache.FallbackRedisCache``: while Redis is away the budgets are counted in each
 process's memory instead, so an outage neither fails nor stalls a request and a caller still
-gets at most one budget per process (the anonymous one keeps slowing down password guessing)."""
+gets at most one budget per process (the anonymous one keeps slowing down password guessing).
+On Redis each budget costs one round trip a request (``config.throttle_log``)."""
 
 from __future__ import annotations
 
 import hashlib
 from typing import Any
 
-from rest_framework.throttling import (
-    AnonRateThrottle,
-    ScopedRateThrottle,
-    SimpleRateThrottle,
-    UserRateThrottle,
-)
+from rest_framework import throttling
+
+from config.throttle_log import OneTripThrottle
+
+
+class AnonRateThrottle(throttling.AnonRateThrottle, OneTripThrottle):
+    """DRF's budget for anonymous callers, per client address."""
+
+
+class UserRateThrottle(throttling.UserRateThrottle, OneTripThrottle):
+    """DRF's budget per signed-in user (per client address for anonymous callers)."""
+
+
+class ScopedRateThrottle(throttling.ScopedRateThrottle, OneTripThrottle):
+    """DRF's budget per view scope and caller."""
 
 
 class PlayerRateThrottle(UserRateThrottle):
@@ -50,7 +60,7 @@ class LongPollRateThrottle(UserRateThrottle):
     scope = "longpoll"
 
 
-class SignUpNameRateThrottle(SimpleRateThrottle):
+class SignUpNameRateThrottle(OneTripThrottle):
     """Sign-ups (and guest conversions) per client address *and* chosen username (scope
     ``register_name``).
 

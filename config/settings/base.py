@@ -47,7 +47,8 @@ MIDDLEWARE = [
     # Request counts and times by route name and status (/metrics; config.metrics).
     "config.metrics.RequestMetricsMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp, the policy's text built once per process (config.policy).
+    "config.policy.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The answer's language from Accept-Language (after the session, before CommonMiddleware,
@@ -56,8 +57,10 @@ MIDDLEWARE = [
     "config.i18n.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    # The session's user and messages: Django's, doing nothing for an API call authenticated by
+    # "Authorization: Token" (config.token_calls), which reads neither.
+    "config.token_calls.AuthenticationMiddleware",
+    "config.token_calls.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A database outage escaping any view is answered 503, not 500.
     "config.exceptions.DatabaseUnavailableMiddleware",
@@ -144,6 +147,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["config.api.ORJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["config.api.BoundedJSONParser"],
+    # DRF's negotiation, its choice per Accept header remembered (config.negotiation).
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.RememberedContentNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [

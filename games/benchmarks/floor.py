@@ -68,5 +68,6 @@ class FloorMoveApi(APIView):
 
 
 urlpatterns = [
-    path("floor/matches/<uuid:match_id>/moves", FloorMoveApi.as_view(), name="floor-move"),
+    # Under /api/ as the project's API: the stack treats it as it treats every API call.
+    path("api/floor/matches/<uuid:match_id>/moves", FloorMoveApi.as_view(), name="floor-move"),
 ]

@@ -26,8 +26,10 @@ from games.benchmarks.snapshot import floor_state
 _TOKEN = "SELECT user_id FROM accounts_apitoken WHERE digest = %s"
 _LOCK = "SELECT version FROM games_match WHERE id = %s FOR UPDATE"
 _SEAT = "SELECT index FROM games_seat WHERE match_id = %s AND user_id = %s"
+# Every column without a database default (a move of the player's own, not by a plan).
 _INSERT = ("INSERT INTO games_move (match_id, seq, kind, seat, user_id, payload, events, "
-           "created_at) VALUES (%s, %s, 'move', %s, %s, %s::jsonb, '[]'::jsonb, now())")
+           "by_plan, created_at) "
+           "VALUES (%s, %s, 'move', %s, %s, %s::jsonb, '[]'::jsonb, false, now())")
 _UPDATE = "UPDATE games_match SET state = %s::jsonb, version = %s WHERE id = %s"
 
 

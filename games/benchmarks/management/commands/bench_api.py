@@ -158,6 +158,8 @@ class FloorClient(Client):
     """Moves on its own floor match, seats in turn, as fast as the floor answers."""
 
     mode = "floor"
+    # Where its moves go (the stack floor's URL is under /api/, as the project's API is).
+    prefix = "/api/floor"
 
     def __init__(self, port: int, tokens: tuple[str, str], stop_at: float, seed: int, *,
                  floor_matches: dict[str, str], floor_versions: dict[str, int] | None = None,
@@ -168,7 +170,7 @@ class FloorClient(Client):
 
     def play_one(self) -> None:
         move = {"take": [[self.rng.randrange(16), self.rng.randrange(16)]]}
-        status, body = self.timed_move(f"/{self.mode}/matches/{self.match_id}/moves",
+        status, body = self.timed_move(f"{self.prefix}/matches/{self.match_id}/moves",
                                        self.tokens[self.version % 2],
                                        {"move": move, "expected_version": self.version})
         if status == 201:
@@ -181,6 +183,7 @@ class BareClient(FloorClient):
     """The same moves, on a match of its own, through the bare floor's URL."""
 
     mode = "bare"
+    prefix = "/bare"
 
 
 CLIENT_KINDS: dict[str, type[Client]] = {"real": RealClient, "floor": FloorClient,

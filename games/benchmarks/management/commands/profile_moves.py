@@ -3,8 +3,9 @@
 ``manage.py profile_moves`` plays Nibble moves through the project's WSGI application (the same
 ``config.wsgi`` gunicorn serves, so middleware, authentication, the engine, the recording path
 and the renderer all run) and through the stack floor (``games.benchmarks.floor``), with
-cProfile on, and prints for each: the CPU time per move and the functions that take most of it,
-by own time and by cumulative time. No network and no concurrency: this is the cost of one move
+cProfile on, and prints for each: the CPU time per move (of as many moves played first without
+the profiler, and with it) and the functions that take most of it, by own time and by
+cumulative time. No network and no concurrency: this is the cost of one move
 on one core, the figure that bounds what ``bench_api`` can reach. Run with ``DJANGO_DEBUG=false``
 (the make target does) so the figures do not include Django's query log.
 """
@@ -72,6 +73,10 @@ class Command(BaseCommand):
             play = self._real(users) if mode == "real" else self._floor(users)
             for _ in range(50):  # warm up: imports, caches, prepared connections
                 next(play)
+            started = time.process_time()
+            for _ in range(options["moves"]):
+                next(play)
+            plain = time.process_time() - started
             profile = cProfile.Profile()
             started = time.process_time()
             profile.enable()
@@ -80,8 +85,9 @@ class Command(BaseCommand):
             profile.disable()
             cpu = time.process_time() - started
             self.stdout.write(f"\n== {mode}: {options['moves']} moves, "
-                              f"{1000 * cpu / options['moves']:.2f} ms of CPU per move "
-                              f"in this process (profiler on)")
+                              f"{1000 * plain / options['moves']:.2f} ms of CPU per move "
+                              f"in this process without the profiler, "
+                              f"{1000 * cpu / options['moves']:.2f} ms with it")
             for order in ("tottime", "cumulative"):
                 out = io.StringIO()
                 stats = pstats.Stats(profile, stream=out)
@@ -122,7 +128,7 @@ class Command(BaseCommand):
         rng = random.Random(7)
         version = Match.objects.get(id=match_id).version
         while True:
-            status, body = _call(app, "POST", f"/floor/matches/{match_id}/moves",
+            status, body = _call(app, "POST", f"/api/floor/matches/{match_id}/moves",
                                  users[version % 2][1],
                                  {"move": {"take": [[rng.randrange(16), rng.randrange(16)]]},
                                   "expected_version": version})
