@@ -94,12 +94,8 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
     _require_lock(locked)
     match, engine = locked.match, locked.engine
     previous_actors = frozenset(match.actors)
-    match.version += 1
-    # The row lock and the version check make a duplicate seq impossible; the unique
-    # constraint on (match, seq) is the last line of defence.
-    move = Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat, user=user,
-                               payload=payload, events=list(transition.events),
-                               by_plan=by_plan)
+    move = _append(match, kind=kind, seat=seat, user=user, payload=payload,
+                   events=list(transition.events), by_plan=by_plan)
     _snapshot(locked, transition.state, previous_actors=previous_actors,
               mover=seat if kind == Move.Kind.MOVE else None)
     outcome = engine.outcome(transition.state)
@@ -131,10 +127,8 @@ def decide(*, locked: LockedMatch, outcome: Outcome) -> Move:
     match = locked.match
     if match.state is None:
         raise MatchNotStarted()
-    match.version += 1
-    move = Move.objects.create(match=match, seq=match.version, kind=Move.Kind.SYSTEM, seat=None,
-                               user=None, payload=movelog.system_payload(outcome.reason),
-                               events=movelog.declared_events(outcome))
+    move = _append(match, payload=movelog.system_payload(outcome.reason),
+                   events=movelog.declared_events(outcome))
     match.actors = []
     match.deadline = None
     _finish(locked, outcome, ["version", "actors"])
@@ -151,9 +145,7 @@ def clocks_record(*, locked: LockedMatch, clocks: Clocks, payload: dict[str, Any
     match = locked.match
     if match.status != Match.Status.ACTIVE:
         raise MatchNotStarted()
-    match.version += 1
-    move = Move.objects.create(match=match, seq=match.version, kind=Move.Kind.SYSTEM, seat=None,
-                               user=None, payload=payload, events=[])
+    move = _append(match, payload=payload)
     timing = match_control(match)
     if timing is not None:
         clocks_store(locked, match_clocks(match), clocks, seat_calendars(timing, locked.seats))
@@ -205,10 +197,7 @@ def start(*, locked: LockedMatch, state: Any) -> None:
                                realtime=locked.engine.is_realtime(state))
     _snapshot(locked, state, previous_actors=frozenset(), away=away)
     for index in away:
-        match.version += 1
-        Move.objects.create(match=match, seq=match.version, kind=Move.Kind.SYSTEM, seat=None,
-                            user=None, payload=movelog.vacation_payload(index, away=True),
-                            events=[])
+        _append(match, payload=movelog.vacation_payload(index, away=True))
     work = due.work_of(match, locked.seats, locked.engine, state)
     if work.race:
         # Every real-time bot's chain of actions starts now.
@@ -244,6 +233,18 @@ def abort(*, locked: LockedMatch, reason: str) -> None:
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)
     match_changed(match)
+
+
+def _append(match: Match, *, payload: dict[str, Any], events: list[Any] | None = None,
+            kind: str = Move.Kind.SYSTEM, seat: int | None = None, user: User | None = None,
+            by_plan: bool = False) -> Move:
+    """Append the next entry of the match's log (a system entry unless told) and move the
+    match's version on to it; the caller saves the match."""
+    match.version += 1
+    # The row lock and the version check make a duplicate seq impossible; the unique
+    # constraint on (match, seq) is the last line of defence.
+    return Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat, user=user,
+                               payload=payload, events=events or [], by_plan=by_plan)
 
 
 def human_ids(seats: Iterable[Seat]) -> list[int]:
