@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0010_follows_blocks_invitations'),
-        ('games', '0017_chat_and_reports'),
+        ('games', '0017_chat_entries_report_answers'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
