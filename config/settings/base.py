@@ -242,7 +242,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.8.0",
+    "VERSION": "2.9.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -254,6 +254,10 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.api.error_codes_hook",
                              "games.api.schemas.game_types_hook"],
+    # Enums that share a field name with another's get names of their own.
+    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
+                            "ReportStatusEnum": ["open", "dismissed", "acted"],
+                            "StatusEnum": ["open", "active", "finished", "aborted"]},
 }
 
 # Throttle counters live in the cache: set CACHE_URL (e.g. redis://...) when several processes

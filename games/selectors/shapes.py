@@ -255,7 +255,7 @@ class UserEvent(TypedDict):
         "and `runs_out_at` (auto_vacation_started, with the match whose deadline passed), "
         "`version` and `key` (plan_not_covered: the other seat's move, as you saw it, that "
         "your plan did not cover; plan_dropped also with `cause`: the engine's code for a "
-        "refused reply, or chain_limit).")]
+        "refused reply, or chain_limit), `by` (chat: who wrote; warned: nothing).")]
     created_at: datetime
 
 
