@@ -46,6 +46,12 @@ ANSWERS: dict[str, tuple[str, str]] = {
         "left as the rules allow. Their open reports close.")),
 }
 
+# The list action that gives each answer.
+ACTION_NAMES: dict[str, str] = {
+    Action.DISMISS: "dismiss_reports", Action.WARN: "warn_players",
+    Action.MUTE_CHAT: "mute_players", Action.SHADOW_BAN: "shadow_ban_players",
+    Action.BAN: "ban_players"}
+
 
 @admin.register(Report)
 class ReportAdmin(Moderating, ReadOnly, admin.ModelAdmin):
@@ -53,9 +59,9 @@ class ReportAdmin(Moderating, ReadOnly, admin.ModelAdmin):
                     "line_text"]
     list_filter = ["status", "reason"]
     search_fields = ["player__username", "reporter__username", "line_text"]
-    readonly_fields = ["reporter", "player", "reason", "note", "match_link", "line_text",
+    readonly_fields = ("reporter", "player", "reason", "note", "match_link", "line_text",
                        "status", "created_at", "handled_at", "handled_by", "action",
-                       "player_standing", "player_recent_reports"]
+                       "player_standing", "player_recent_reports")
     fields = readonly_fields
     actions = ["dismiss_reports", "warn_players", "mute_players", "shadow_ban_players",
                "ban_players"]
@@ -75,7 +81,8 @@ class ReportAdmin(Moderating, ReadOnly, admin.ModelAdmin):
 
     @admin.display(description="player's standing")
     def player_standing(self, report: Report) -> str:
-        standing = Standing.objects.filter(user_id=report.player_id).first()
+        standing = (Standing.objects.filter(user_id=report.player_id).first()
+                    if report.player_id is not None else None)
         if standing is None:
             return "no warning, mute or shadow-ban"
         return (f"{standing.warnings} warnings; chat muted until "
@@ -103,9 +110,7 @@ class ReportAdmin(Moderating, ReadOnly, admin.ModelAdmin):
         if "confirm" in request.POST and form.is_valid():
             self._apply(request, queryset, action, form.cleaned_data)
             return None
-        name = {Action.DISMISS: "dismiss_reports", Action.WARN: "warn_players",
-                Action.MUTE_CHAT: "mute_players", Action.SHADOW_BAN: "shadow_ban_players",
-                Action.BAN: "ban_players"}[action]
+        name = ACTION_NAMES[action]
         return confirmation(request, self, title=title, form=form, objects=list(queryset),
                             action=name, warning=warning)
 

@@ -10,7 +10,7 @@ class ChatNotAllowed(ApplicationError):
     """This account cannot say anything in chat (bots say nothing)."""
 
     code = "chat_not_allowed"
-    http_status = status.HTTP_403_FORBIDDEN
+    http_status = status.HTTP_403_FORBIDDEN  # type: ignore[assignment]
     default_message = _("This account cannot write in chat.")
 
 
@@ -18,7 +18,7 @@ class ChatMuted(ApplicationError):
     """A moderator muted the caller's chat until `extra.until`."""
 
     code = "chat_muted"
-    http_status = status.HTTP_403_FORBIDDEN
+    http_status = status.HTTP_403_FORBIDDEN  # type: ignore[assignment]
     default_message = _("Your chat is muted for now.")
 
 
