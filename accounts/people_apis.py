@@ -26,7 +26,7 @@ PersonSerializer = schema_serializer("Person", {
     "username": serializers.CharField(),
     "friend": serializers.BooleanField(help_text="You follow each other."),
 })
-PeopleSerializer = schema_serializer("People", {
+PeopleSerializer = schema_serializer("PersonList", {
     "people": PersonSerializer(many=True),
 })
 BlockSerializer = schema_serializer("Block", {
@@ -37,7 +37,7 @@ BlockSerializer = schema_serializer("Block", {
     "chat": serializers.BooleanField(help_text="Their chat lines are hidden from you."),
     "created": serializers.DateTimeField(),
 })
-BlocksSerializer = schema_serializer("Blocks", {"blocks": BlockSerializer(many=True)})
+BlocksSerializer = schema_serializer("BlockList", {"blocks": BlockSerializer(many=True)})
 
 
 def _person(username: str) -> User:
