@@ -23,7 +23,7 @@ from games.live.hub import PREFIX
 from games.live.longpoll import (
     MAX_EVENT_ID,
     Reader,
-    _error,
+    _coded_error,
     _long_poll,
     _long_poll_view,
     _prepare,
@@ -31,7 +31,7 @@ from games.live.longpoll import (
     _render,
     _wait_field,
 )
-from games.live.streams import _messages, _resume_from, _stream
+from games.live.streams import _messages, _stream, _stream_start
 from games.people.lines import LIMIT_DEFAULT, LIMIT_MAX, chat_read
 
 
@@ -81,24 +81,21 @@ async def chat_events(request: HttpRequest, match_id: UUID) -> HttpResponse:
         return await _long_poll(request, channel=chat_channel(match_id), wait=params["wait"],
                                 read=read)
     except ApplicationError as exc:  # MatchNotFound, also when the match turns private
-        return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
+        return _coded_error(exc)
 
 
 @_long_poll_view
 async def chat_stream(request: HttpRequest, match_id: UUID) -> HttpResponseBase:
-    prepared = await _prepare(request, ChatStreamParams)
-    if isinstance(prepared, HttpResponse):
-        return prepared
-    user, params = prepared
-    after = _resume_from(request, params["after"], MAX_EVENT_ID)
-    if isinstance(after, HttpResponse):
-        return after
+    started = await _stream_start(request, ChatStreamParams, MAX_EVENT_ID)
+    if isinstance(started, HttpResponse):
+        return started
+    user, after = started
     reader = partial(chat_reader, request, user, match_id, limit=LIMIT_DEFAULT)
     # The first read before the stream starts: a match the caller may not see is a plain 404.
     try:
         await reader(after=after)(None)
     except ApplicationError as exc:
-        return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
+        return _coded_error(exc)
     return _stream(_messages(
         request, channel=chat_channel(match_id), event="chat", first=b"",
         reader=lambda cursor: reader(after=cursor), after=after, ended=lambda answer: False))

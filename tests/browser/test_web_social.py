@@ -13,6 +13,7 @@ from games.people.models import ChatLine, Report
 from games.services import match_resign
 from tests.browser.conftest import web_pages
 from tests.browser.matches import two_people_nibble
+from tests.browser.test_web_vacation import _axe, _overflow
 from tests.factories import UserFactory
 
 try:
@@ -36,20 +37,6 @@ LANGUAGES = {"en": ("en-US", "Friends"), "fr": ("fr-FR", "Amis"),
 def pages(request, browser, server_url):
     with web_pages(request, browser, server_url) as client:
         yield client
-
-
-def _overflow(page, viewport: dict) -> int:
-    return page.evaluate("""width => Math.max(document.documentElement.scrollWidth,
-        window.innerWidth) - width""", viewport["width"])
-
-
-def _axe(page, axe_source: str) -> list[dict]:
-    page.add_script_tag(content=axe_source)
-    return page.evaluate("""async () => {
-        const result = await window.axe.run(document, {resultTypes: ['violations']});
-        return result.violations.map((v) => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
-    }""")
 
 
 def _checked(page, viewport: dict, axe_source: str) -> None:

@@ -13,6 +13,7 @@ from games.models import AuditEntry, UserEvent
 from games.people.models import Report, Standing
 from tests.factories import UserFactory
 from tests.games.matchplay import assert_error, match_url
+from tests.ops.test_moderation import moderator, staff_client  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.django_db
 
@@ -63,18 +64,6 @@ def test_what_cannot_be_reported(nibble, client_for, carol):
     assert Report.objects.count() == 0
 
 
-@pytest.fixture
-def moderator(db):
-    return UserFactory(username="mod", is_staff=True, is_superuser=True)
-
-
-@pytest.fixture
-def staff(moderator):
-    client = Client()
-    client.force_login(moderator)
-    return client
-
-
 QUEUE = "admin:people_report_changelist"
 
 
@@ -84,42 +73,43 @@ def answer(staff, action: str, reports: list[int], **form) -> None:
     assert response.status_code == 302, response.content[:500]
 
 
-def test_the_queue_shows_the_context(nibble, staff, bob):
+def test_the_queue_shows_the_context(nibble, staff_client, bob):  # noqa: F811
     line = line_of(nibble.b, nibble.id, "you are terrible")
     first = report(nibble.a, line=line, reason="abuse")
     report(nibble.a, match=nibble.id, reason="stalling")
-    queue = staff.get(reverse(QUEUE))
+    queue = staff_client.get(reverse(QUEUE))
     assert queue.status_code == 200 and b"you are terrible" in queue.content
-    page = staff.get(reverse("admin:people_report_change", args=[first["id"]]))
+    page = staff_client.get(reverse("admin:people_report_change", args=[first["id"]]))
     assert page.status_code == 200
     assert b"you are terrible" in page.content
     assert reverse("admin:games_match_change", args=[nibble.id]).encode() in page.content
-    confirm = staff.post(reverse(QUEUE), {"action": "mute_players",
+    confirm = staff_client.post(reverse(QUEUE), {"action": "mute_players",
                                           "_selected_action": [first["id"]]})
     assert b"seen it" not in confirm.content and b"days" in confirm.content
 
 
-def test_each_answer_is_recorded(nibble, staff, moderator, alice, bob, carol, client_for):
+def test_each_answer_is_recorded(nibble, staff_client, moderator,  # noqa: F811
+                                  alice, bob, carol, client_for):
     line = line_of(nibble.b, nibble.id, "you are terrible")
     dismissed = report(nibble.a, match=nibble.id, reason="other")["id"]
-    answer(staff, "dismiss_reports", [dismissed])
+    answer(staff_client, "dismiss_reports", [dismissed])
     assert Report.objects.get(pk=dismissed).status == "dismissed"
     warned = report(nibble.a, line=line, reason="abuse")["id"]
     also = report(client_for(carol), username="bob", reason="abuse")["id"]
-    answer(staff, "warn_players", [warned])
+    answer(staff_client, "warn_players", [warned])
     assert {r.status for r in Report.objects.filter(pk__in=[warned, also])} == {"acted"}
     assert UserEvent.objects.filter(user=bob, type="warned").count() == 1
     muted = report(nibble.a, username="bob", reason="abuse")["id"]
-    answer(staff, "mute_players", [muted], days=3)
+    answer(staff_client, "mute_players", [muted], days=3)
     standing = Standing.objects.get(user=bob)
     assert standing.warnings == 1 and standing.chat_muted_until > timezone.now()
     assert_error(nibble.b.post(match_url(nibble.id, "chat"), {"body": "sorry"},
                                format="json"), 403, "chat_muted")
     shadowed = report(nibble.a, username="bob", reason="abuse")["id"]
-    answer(staff, "shadow_ban_players", [shadowed])
+    answer(staff_client, "shadow_ban_players", [shadowed])
     assert Standing.objects.get(user=bob).shadow_banned
     banned = report(nibble.a, username="bob", reason="cheating")["id"]
-    answer(staff, "ban_players", [banned])
+    answer(staff_client, "ban_players", [banned])
     bob.refresh_from_db()
     assert not bob.is_active
     actions = list(AuditEntry.objects.order_by("id").values_list("action", "target_user",
@@ -127,7 +117,7 @@ def test_each_answer_is_recorded(nibble, staff, moderator, alice, bob, carol, cl
     assert actions == [(a, bob.pk if a != "dismiss" else None, moderator.pk) for a in (
         "dismiss", "warn", "mute_chat", "shadow_ban", "ban")]
     # An answered report is not answered again.
-    answer(staff, "warn_players", [warned])
+    answer(staff_client, "warn_players", [warned])
     assert AuditEntry.objects.count() == 5
 
 
