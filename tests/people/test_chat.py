@@ -176,3 +176,21 @@ def test_the_long_poll_and_the_stream_carry_the_lines(nibble, client_for, carol)
                  "validation_error")
     assert_error(client_for(carol).get(match_url(nibble.id, "chat/events")), 404, "not_found")
     assert_error(client_for(carol).get(match_url(nibble.id, "chat/stream")), 404, "not_found")
+
+
+def test_reading_the_chat_costs_the_same_few_queries_however_long_it_is(nibble):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def cost() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            chat(nibble.b, nibble.id)
+        return len(queries)
+
+    for n in range(3):
+        ChatLine.objects.create(match_id=nibble.id, author=nibble.a.user, room="players",
+                                body=f"line {n}")
+    few = cost()
+    ChatLine.objects.bulk_create([ChatLine(match_id=nibble.id, author=nibble.a.user,
+                                           room="players", body=f"more {n}") for n in range(40)])
+    assert cost() == few <= 8
