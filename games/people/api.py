@@ -14,17 +14,15 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.authentication import CachedTokenAuthentication
 from config.api import QuerySerializer, StrictSerializer, error_responses, schema_serializer
 from config.throttling import ScopedRateThrottle
-from games.api.events import _LAST_EVENT_ID, _STREAM_NOTE, _errors, documented_by
+from games.api.events import _LAST_EVENT_ID, _STREAM_NOTE, _errors, documented, stream_responses
 from games.people import live
 from games.people.chat import chat_say
 from games.people.lines import LIMIT_DEFAULT, LIMIT_MAX, chat_read, line_entry
@@ -178,44 +176,25 @@ class ReportApi(APIView):
                         status=status.HTTP_201_CREATED if new else status.HTTP_200_OK)
 
 
-class ChatEventsSchema(APIView):
-    """Declares ``live.chat_events`` for the OpenAPI schema; never serves a request."""
-
-    authentication_classes = [CachedTokenAuthentication]
-
-    @extend_schema(
-        operation_id="matches_chat_events",
-        summary="Long-poll the match's chat",
-        description=(
-            "The lines the caller gets (as in `GET .../chat`) with `id > after`. When there "
-            "are none and `wait` > 0, the answer waits for the next line or `wait` seconds. "
-            "Token authentication only."),
-        parameters=[live.ChatEventsParams],
-        responses={200: ChatSerializer, **_errors(400, 401, 404)},
-    )
-    def get(self, request, match_id):  # pragma: no cover - the async view serves requests
-        raise NotImplementedError
-
-
-class ChatStreamSchema(APIView):
-    """Declares ``live.chat_stream`` for the OpenAPI schema; never serves a request."""
-
-    authentication_classes = [CachedTokenAuthentication]
-
-    @extend_schema(
-        operation_id="matches_chat_stream",
-        summary="Stream the match's chat (Server-Sent Events)",
-        description=(
-            "Event `chat` whenever the caller gets new lines after the cursor; data as in "
-            "`GET .../chat/events`. A match the caller may not see answers 404 before the "
-            "stream starts." + _STREAM_NOTE),
-        parameters=[live.ChatStreamParams, _LAST_EVENT_ID],
-        responses={(200, "text/event-stream"): OpenApiResponse(
-            OpenApiTypes.STR, description="The stream."), **_errors(400, 401, 404)},
-    )
-    def get(self, request, match_id):  # pragma: no cover - the async view serves requests
-        raise NotImplementedError
-
-
-chat_events = documented_by(live.chat_events, ChatEventsSchema)
-chat_stream = documented_by(live.chat_stream, ChatStreamSchema)
+chat_events = documented(
+    live.chat_events,
+    operation_id="matches_chat_events",
+    summary="Long-poll the match's chat",
+    description=(
+        "The lines the caller gets (as in `GET .../chat`) with `id > after`. When there are "
+        "none and `wait` > 0, the answer waits for the next line or `wait` seconds. Token "
+        "authentication only."),
+    parameters=[live.ChatEventsParams],
+    responses={200: ChatSerializer, **_errors(400, 401, 404)},
+)
+chat_stream = documented(
+    live.chat_stream,
+    operation_id="matches_chat_stream",
+    summary="Stream the match's chat (Server-Sent Events)",
+    description=(
+        "Event `chat` whenever the caller gets new lines after the cursor; data as in "
+        "`GET .../chat/events`. A match the caller may not see answers 404 before the stream "
+        "starts." + _STREAM_NOTE),
+    parameters=[live.ChatStreamParams, _LAST_EVENT_ID],
+    responses=stream_responses(400, 401, 404),
+)
