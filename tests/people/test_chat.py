@@ -194,3 +194,14 @@ def test_reading_the_chat_costs_the_same_few_queries_however_long_it_is(nibble):
     ChatLine.objects.bulk_create([ChatLine(match_id=nibble.id, author=nibble.a.user,
                                            room="players", body=f"more {n}") for n in range(40)])
     assert cost() == few <= 8
+
+
+def test_the_chats_long_poll_and_stream_go_to_the_live_handler():
+    import uuid
+
+    from games.live import asgi as live_asgi
+
+    for suffix in ("chat/events", "chat/stream"):
+        path = f"/api/matches/{uuid.uuid4()}/{suffix}"
+        assert live_asgi.is_long_poll({"type": "http", "path": path})
+    assert not live_asgi.is_long_poll({"type": "http", "path": f"/api/matches/{uuid.uuid4()}/chat"})
