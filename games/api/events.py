@@ -21,7 +21,7 @@ from games.api.schemas import MatchEventsSerializer, UserEventFeedSerializer
 from games.live import longpoll, streams
 
 
-def _errors(*statuses: int) -> dict[int, OpenApiResponse]:
+def live_errors(*statuses: int) -> dict[int, OpenApiResponse]:
     descriptions = {400: "Invalid query parameter (validation_error).",
                     401: "Missing or invalid credentials.",
                     404: "Not found, or not visible to the caller."}
@@ -46,11 +46,11 @@ def documented(view: Callable[..., Any], **schema: Any) -> Callable[..., Any]:
     return view
 
 
-_LAST_EVENT_ID = OpenApiParameter(
+LAST_EVENT_ID = OpenApiParameter(
     "Last-Event-ID", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="The id of the last message received: the stream resumes after it "
                 "(sent by EventSource on reconnection; takes precedence over `after`).")
-_STREAM_NOTE = (
+STREAM_NOTE = (
     " Server-Sent Events (`text/event-stream`): each message has an `id` (the cursor to resume "
     "from, sent back as `Last-Event-ID`), an `event` name and one line of JSON `data`, exactly "
     "the answer the long-poll would give at that moment. A comment line (`: keep-alive`) breaks "
@@ -61,7 +61,7 @@ _STREAM_NOTE = (
 def stream_responses(*statuses: int) -> dict[Any, Any]:
     """A stream's responses: the event stream, and the errors answered before it starts."""
     return {(200, "text/event-stream"): OpenApiResponse(
-        OpenApiTypes.STR, description="The stream."), **_errors(*statuses)}
+        OpenApiTypes.STR, description="The stream."), **live_errors(*statuses)}
 
 
 match_events = documented(
@@ -75,7 +75,7 @@ match_events = documented(
         "nothing). It answers at once when the match is over, and when its status changes "
         "(an open match starts, a match is aborted). Token authentication only."),
     parameters=[longpoll.MatchEventsParams],
-    responses={200: MatchEventsSerializer, **_errors(400, 401, 404)},
+    responses={200: MatchEventsSerializer, **live_errors(400, 401, 404)},
 )
 user_events = documented(
     longpoll.user_events,
@@ -92,7 +92,7 @@ user_events = documented(
         "0, the answer waits for the next entry or `wait` seconds. Token authentication "
         "only."),
     parameters=[longpoll.FeedParams],
-    responses={200: UserEventFeedSerializer, **_errors(400, 401)},
+    responses={200: UserEventFeedSerializer, **live_errors(400, 401)},
 )
 match_stream = documented(
     streams.match_stream,
@@ -103,8 +103,8 @@ match_stream = documented(
         "possibly none), then whenever the match has new moves (redacted for the caller, "
         "as in `GET .../moves`) or its status changes; data as in `GET .../events`. "
         "The stream ends after the message showing the match over. A match "
-        "the caller may not see answers 404 before the stream starts." + _STREAM_NOTE),
-    parameters=[streams.MatchStreamParams, _LAST_EVENT_ID],
+        "the caller may not see answers 404 before the stream starts." + STREAM_NOTE),
+    parameters=[streams.MatchStreamParams, LAST_EVENT_ID],
     responses=stream_responses(400, 401, 404),
 )
 user_stream = documented(
@@ -113,7 +113,7 @@ user_stream = documented(
     summary="Stream the caller's event feed (Server-Sent Events)",
     description=(
         "Event `feed` whenever the caller's feed has entries after the cursor; data as in "
-        "`GET /api/me/events`." + _STREAM_NOTE),
-    parameters=[streams.FeedStreamParams, _LAST_EVENT_ID],
+        "`GET /api/me/events`." + STREAM_NOTE),
+    parameters=[streams.FeedStreamParams, LAST_EVENT_ID],
     responses=stream_responses(400, 401),
 )

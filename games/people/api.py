@@ -22,7 +22,13 @@ from rest_framework.views import APIView
 
 from config.api import QuerySerializer, StrictSerializer, error_responses, schema_serializer
 from config.throttling import ScopedRateThrottle
-from games.api.events import _LAST_EVENT_ID, _STREAM_NOTE, _errors, documented, stream_responses
+from games.api.events import (
+    LAST_EVENT_ID,
+    STREAM_NOTE,
+    documented,
+    live_errors,
+    stream_responses,
+)
 from games.people import live
 from games.people.chat import chat_say
 from games.people.lines import LIMIT_DEFAULT, LIMIT_MAX, chat_read, line_entry
@@ -185,7 +191,7 @@ chat_events = documented(
         "none and `wait` > 0, the answer waits for the next line or `wait` seconds. Token "
         "authentication only."),
     parameters=[live.ChatEventsParams],
-    responses={200: ChatSerializer, **_errors(400, 401, 404)},
+    responses={200: ChatSerializer, **live_errors(400, 401, 404)},
 )
 chat_stream = documented(
     live.chat_stream,
@@ -194,7 +200,7 @@ chat_stream = documented(
     description=(
         "Event `chat` whenever the caller gets new lines after the cursor; data as in "
         "`GET .../chat/events`. A match the caller may not see answers 404 before the stream "
-        "starts." + _STREAM_NOTE),
-    parameters=[live.ChatStreamParams, _LAST_EVENT_ID],
+        "starts." + STREAM_NOTE),
+    parameters=[live.ChatStreamParams, LAST_EVENT_ID],
     responses=stream_responses(400, 401, 404),
 )
