@@ -32,14 +32,16 @@ WSGI_BACKLOG = 2048
 
 
 def wsgi_command(server: str, app: str, *, host: str, port: int, workers: int, threads: int,
-                 backlog: int = WSGI_BACKLOG) -> list[str]:
-    """The command line serving the WSGI application ``app`` ("module:attribute")."""
+                 backlog: int = WSGI_BACKLOG, access_log: bool = False) -> list[str]:
+    """The command line serving the WSGI application ``app`` ("module:attribute"), its access
+    log written to the output with ``access_log``."""
     if server == "gunicorn":
         return [sys.executable, "-m", "gunicorn", app, "--bind", f"{host}:{port}",
                 "--workers", str(workers), "--threads", str(threads),
-                "--backlog", str(backlog), "--log-level", "warning"]
+                "--backlog", str(backlog), "--log-level", "warning",
+                *(["--access-logfile", "-"] if access_log else [])]
     if server == "granian":
-        return [*_granian(app, "wsgi", host, port, backlog),
+        return [*_granian(app, "wsgi", host, port, backlog, access_log),
                 "--workers", str(workers), "--blocking-threads", str(threads),
                 "--backpressure", str(threads),
                 "--http1-keep-alive" if threads > 1 else "--no-http1-keep-alive"]
@@ -59,10 +61,11 @@ def asgi_command(server: str, app: str, *, host: str, port: int, backlog: int,
     raise ValueError(f"not an ASGI server: {server}")
 
 
-def _granian(app: str, interface: str, host: str, port: int, backlog: int) -> list[str]:
+def _granian(app: str, interface: str, host: str, port: int, backlog: int,
+             access_log: bool = False) -> list[str]:
     return [sys.executable, "-m", "granian", "--interface", interface, "--host", host,
-            "--port", str(port), "--backlog", str(backlog), "--no-access-log",
-            "--log-level", "warning", app]
+            "--port", str(port), "--backlog", str(backlog),
+            "--access-log" if access_log else "--no-access-log", "--log-level", "warning", app]
 
 
 def worker_pid(pid: int, server: str) -> int | None:

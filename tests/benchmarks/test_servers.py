@@ -44,6 +44,10 @@ def test_granian_runs_a_wsgi_app_as_gunicorn_s_sync_workers_do():
     threaded = _flags(wsgi_command("granian", "app:application", host="127.0.0.1", port=1,
                                    workers=2, threads=2))
     assert threaded["--blocking-threads"] == "2" and "--http1-keep-alive" in threaded
+    # The web service as deployed writes an access log; so does Granian in its place.
+    logged = wsgi_command("granian", "app:application", host="127.0.0.1", port=1, workers=4,
+                          threads=2, access_log=True)
+    assert "--access-log" in logged and "--no-access-log" not in logged
 
 
 def test_granian_runs_an_asgi_app_as_uvicorn_does():

@@ -14,9 +14,10 @@ The moves go to a web server of their own (``--moves-to other``, default: a depl
 server takes the moves, its events server the waiting clients) or to the waiting clients' own
 process (``--moves-to same``). That web server is, as deployed (``--web-server gunicorn``,
 default), gunicorn with the web service's settings (``docker/gunicorn.conf.py``: 4 workers of 2
-threads, ``WEB_CONCURRENCY`` and ``WEB_THREADS`` change them), or one uvicorn process
-(``--web-server uvicorn``), which runs Django's views one at a time in its one thread for sync
-code.
+threads, ``WEB_CONCURRENCY`` and ``WEB_THREADS`` change them), Granian's WSGI interface with as
+many workers and blocking threads and an access log too (``--web-server granian``), or one
+uvicorn process (``--web-server uvicorn``), which runs Django's views one at a time in its one
+thread for sync code.
 
 In both, each match has one client of the seat that must act next waiting on its own feed
 (``/api/me/events`` or ``/api/me/stream``): the "actor", woken by its ``your_turn`` entry. The
@@ -71,7 +72,7 @@ from accounts.models import User
 from accounts.services import tokens_create_bulk
 from games.benchmarks import longpoll_floor
 from games.benchmarks.queues import purge_task_queues
-from games.benchmarks.servers import ASGI_SERVERS, asgi_command, worker_pid
+from games.benchmarks.servers import ASGI_SERVERS, asgi_command, worker_pid, wsgi_command
 from games.management.progress import ProgressBar
 from games.models import UserEvent
 from games.services import SeatSpec, match_create, match_join
@@ -241,13 +242,14 @@ class ServerProcess:
 
 
 class WebServerProcess(ServerProcess):
-    """The deployment's web service: gunicorn with ``docker/gunicorn.conf.py``, its access log
-    written to the log file as the service writes it to its output."""
+    """The deployment's web service: gunicorn with ``docker/gunicorn.conf.py`` (or Granian with
+    as many workers and threads), its access log written to the log file as the service writes
+    it to its output."""
 
-    def __init__(self, port: int, log: Path) -> None:  # starts gunicorn, not uvicorn
+    def __init__(self, port: int, log: Path, server: str = "gunicorn") -> None:  # WSGI
         self.port = port
         self.log = log
-        self.server = "gunicorn"
+        self.server = server
         metrics = ROOT / "var" / f"bench-longpoll-metrics-{port}"
         shutil.rmtree(metrics, ignore_errors=True)
         metrics.mkdir(parents=True)
@@ -255,10 +257,15 @@ class WebServerProcess(ServerProcess):
                "THROTTLE_ANON": "1000000/min", "BIND_ADDRESS": HOST, "PORT": str(port),
                "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
         log.parent.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--config", "docker/gunicorn.conf.py",
-             "config.wsgi:application"],
-            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        command = [sys.executable, "-m", "gunicorn", "--config", "docker/gunicorn.conf.py",
+                   "config.wsgi:application"]
+        if server == "granian":
+            command = wsgi_command(
+                server, "config.wsgi:application", host=HOST, port=port,
+                workers=int(os.environ.get("WEB_CONCURRENCY", "4")),
+                threads=int(os.environ.get("WEB_THREADS", "2")), access_log=True)
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("w"),
+                                        stderr=subprocess.STDOUT)
         self.pid = self.process.pid
 
 
@@ -407,9 +414,11 @@ class Command(BaseCommand):
         parser.add_argument("--moves-to", choices=["same", "other"], default="other",
                             help="send the moves to the waiting clients' server, or to a web "
                                  "server of their own as a deployment's web service takes them")
-        parser.add_argument("--web-server", choices=["gunicorn", "uvicorn"], default="gunicorn",
+        parser.add_argument("--web-server", choices=["gunicorn", "granian", "uvicorn"],
+                            default="gunicorn",
                             help="with --moves-to other: the web service as deployed (gunicorn, "
-                                 "docker/gunicorn.conf.py) or one uvicorn process")
+                                 "docker/gunicorn.conf.py), Granian set up alike, or one "
+                                 "uvicorn process")
         parser.add_argument("--connection", choices=["keep-alive", "close"],
                             default="keep-alive",
                             help="the long-polls' Connection header: keep-alive as browsers "
@@ -490,9 +499,10 @@ class Command(BaseCommand):
         mover = events
         try:
             if options["moves_to"] == "other":
-                web = (WebServerProcess if options["web_server"] == "gunicorn"
-                       else ServerProcess)
-                mover = web(_free_port(), ROOT / "var" / "bench-longpoll-web.log")
+                web_log = ROOT / "var" / "bench-longpoll-web.log"
+                mover = (ServerProcess(_free_port(), web_log)
+                         if options["web_server"] == "uvicorn"
+                         else WebServerProcess(_free_port(), web_log, options["web_server"]))
                 mover.wait_ready()
             events.wait_ready()
             setup = _prepare(port, matches)
