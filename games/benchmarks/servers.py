@@ -4,17 +4,20 @@ lines: gunicorn or Granian for a WSGI application, uvicorn or Granian for an ASG
 Each pair is set up alike, so that a figure measured under one compares with the other's:
 
 * **WSGI** (``bench_api``): ``workers`` processes on the same address and listen backlog, no
-  access log. Gunicorn with one thread per worker runs its sync workers: a worker reads one
-  request, runs it and closes the connection. Granian runs the application in its workers'
-  blocking threads, so it gets ``threads`` of them (one: a worker runs one request at a time),
-  and as many requests taken at once per worker (``--backpressure``), so a busy worker leaves
-  the next request to an idle one as gunicorn's do. HTTP/1 keep-alive follows gunicorn's
-  worker: off with sync workers (every request on a new connection under both servers), on
-  with threaded ones (gunicorn keeps an idle connection 2 s by default).
+  access log. Gunicorn with one thread per worker runs its sync workers: a worker accepts one
+  connection, answers its one request and closes it. Granian runs the application in its
+  workers' blocking threads, so it gets ``threads`` of them (one: a worker runs one request at
+  a time). HTTP/1 keep-alive follows gunicorn's worker: off with sync workers (every request on
+  a new connection under both servers), on with threaded ones (gunicorn keeps an idle
+  connection 2 s by default). Granian's cap on connections served at once per worker
+  (``--backpressure``) is 1 with sync workers, so a busy worker leaves the next connection to
+  an idle one as gunicorn's do, and gunicorn's ``worker_connections`` (1000) with threaded
+  ones: a cap as low as the threads would leave a client waiting behind idle kept-alive
+  connections.
 * **ASGI** (``bench_longpoll`` and the live tests): one process, the same listen backlog, no
   access log, uvloop's event loop, client addresses never rewritten from proxy headers
-  (Granian reads none). Uvicorn takes any number of requests at once; Granian's default cap per
-  worker (its backlog) is raised to ``concurrency``, at least the number of clients.
+  (Granian reads none). Uvicorn takes any number of connections at once; Granian's default cap
+  per worker (its backlog) is raised to ``concurrency``, at least the number of clients.
 
 Granian's master process starts its workers as processes of their own, even one:
 :func:`worker_pid` finds the process that serves.
@@ -27,8 +30,10 @@ from pathlib import Path
 
 WSGI_SERVERS = ("gunicorn", "granian")
 ASGI_SERVERS = ("uvicorn", "granian")
-# Gunicorn's default listen backlog, given to both WSGI servers.
+# Gunicorn's default listen backlog, given to both WSGI servers, and its default cap on the
+# connections a threaded worker holds at once.
 WSGI_BACKLOG = 2048
+WORKER_CONNECTIONS = 1000
 
 
 def wsgi_command(server: str, app: str, *, host: str, port: int, workers: int, threads: int,
@@ -41,10 +46,11 @@ def wsgi_command(server: str, app: str, *, host: str, port: int, workers: int, t
                 "--backlog", str(backlog), "--log-level", "warning",
                 *(["--access-logfile", "-"] if access_log else [])]
     if server == "granian":
+        sync = threads == 1
         return [*_granian(app, "wsgi", host, port, backlog, access_log),
                 "--workers", str(workers), "--blocking-threads", str(threads),
-                "--backpressure", str(threads),
-                "--http1-keep-alive" if threads > 1 else "--no-http1-keep-alive"]
+                "--backpressure", "1" if sync else str(WORKER_CONNECTIONS),
+                "--no-http1-keep-alive" if sync else "--http1-keep-alive"]
     raise ValueError(f"not a WSGI server: {server}")
 
 

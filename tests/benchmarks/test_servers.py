@@ -36,14 +36,16 @@ def test_granian_runs_a_wsgi_app_as_gunicorn_s_sync_workers_do():
     assert (granian["--host"], granian["--port"]) == ("127.0.0.1", "8123")
     assert gunicorn["--workers"] == granian["--workers"] == "4"
     assert gunicorn["--backlog"] == granian["--backlog"]
-    # One request at a time per worker, taken only when the worker is free; a new connection
-    # per request, as a sync worker closes each.
+    # One request at a time per worker, its connection taken only when the worker is free; a
+    # new connection per request, as a sync worker closes each.
     assert granian["--interface"] == "wsgi"
     assert granian["--blocking-threads"] == granian["--backpressure"] == "1"
     assert "--no-http1-keep-alive" in granian and "--no-access-log" in granian
     threaded = _flags(wsgi_command("granian", "app:application", host="127.0.0.1", port=1,
                                    workers=2, threads=2))
+    # Threaded workers keep connections alive: idle ones must not hold the worker's requests.
     assert threaded["--blocking-threads"] == "2" and "--http1-keep-alive" in threaded
+    assert threaded["--backpressure"] == "1000"
     # The web service as deployed writes an access log; so does Granian in its place.
     logged = wsgi_command("granian", "app:application", host="127.0.0.1", port=1, workers=4,
                           threads=2, access_log=True)
