@@ -109,37 +109,31 @@ def test_the_servers_are_printed_side_by_side_with_their_floors():
     assert len(without) == 4 and without[-1].split()[-1] == "0.25"
 
 
-@pytest.fixture
-def served_database(monkeypatch):
-    """The servers a command starts use the test database."""
-    monkeypatch.setenv("DATABASE_URL", _database_url())
-
-
 @pytest.mark.needs_postgresql("the bare floor and the servers need PostgreSQL")
-@pytest.mark.needs_redis("the move path's tasks and wake-ups go to Redis")
+@pytest.mark.needs_redis("the moves' tasks and wake-ups go to Redis")
 @pytest.mark.django_db(transaction=True)
-def test_bench_api_runs_every_mode_under_granian(served_database):
-    out = io.StringIO()
-    call_command("bench_api", "--server", "granian", "--bare", "--clients", "2",
-                 "--client-processes", "1", "--workers", "1", "--seconds", "1", "--rounds", "1",
-                 "--warmup", "0.5", stdout=out, stderr=io.StringIO())
-    text = out.getvalue()
-    assert "granian=1x1" in text
-    assert "bare floor (games.benchmarks.bare), granian" in text
-    assert "move path (POST /api/matches/<id>/moves), granian" in text
-    assert "no move succeeded" not in text
+class TestTinyRunsUnderGranian:
+    @staticmethod
+    def run(monkeypatch, *args: str) -> str:
+        """The command's output, the servers it starts on the test database."""
+        monkeypatch.setenv("DATABASE_URL", _database_url())
+        out = io.StringIO()
+        call_command(*args, stdout=out, stderr=io.StringIO())
+        return out.getvalue()
 
+    def test_bench_api_runs_every_mode(self, monkeypatch):
+        text = self.run(monkeypatch, "bench_api", "--server", "granian", "--bare", "--clients",
+                        "2", "--client-processes", "1", "--workers", "1", "--seconds", "1",
+                        "--rounds", "1", "--warmup", "0.5")
+        assert "granian=1x1" in text
+        assert "bare floor (games.benchmarks.bare), granian" in text
+        assert "move path (POST /api/matches/<id>/moves), granian" in text
 
-@pytest.mark.needs_postgresql("Boardpost's waiting clients read PostgreSQL")
-@pytest.mark.needs_redis("the wake-ups go through Redis")
-@pytest.mark.django_db(transaction=True)
-def test_bench_longpoll_wakes_every_waiter_under_granian(served_database):
-    out = io.StringIO()
-    call_command("bench_longpoll", "--server", "granian", "--floor", "--clients", "4",
-                 "--case", "broadcast", "--wait", "5", "--moves-to", "same", stdout=out,
-                 stderr=io.StringIO())
-    text = out.getvalue()
-    assert "server: granian, 1 process" in text
-    assert "got the change: 4 of 4" in text
-    assert re.search(r"bare ASGI floor, granian +4/4 ", text)
-    assert re.search(r"Boardpost, granian +4/4 ", text)
+    def test_bench_longpoll_wakes_every_waiter(self, monkeypatch):
+        text = self.run(monkeypatch, "bench_longpoll", "--server", "granian", "--floor",
+                        "--clients", "4", "--case", "broadcast", "--wait", "5", "--moves-to",
+                        "same")
+        assert "server: granian, 1 process" in text
+        assert "got the change: 4 of 4" in text
+        assert re.search(r"bare ASGI floor, granian +4/4 ", text)
+        assert re.search(r"Boardpost, granian +4/4 ", text)

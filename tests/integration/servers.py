@@ -18,7 +18,9 @@ import tempfile
 import time
 import urllib.request
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from django.conf import settings
@@ -95,14 +97,21 @@ class LiveServer:
                     return int(line.split()[1])
         raise AssertionError("no Threads line")
 
+    def assert_lets_go(self, kind: str, connect: Callable[[], Any], count: int = 3) -> None:
+        """``count`` clients opened by ``connect`` (anything with a ``close``) wait on the
+        server as ``kind`` (``longpoll``, ``stream``), then go away: the server must count
+        them waiting, then let them go within seconds, well before their wait would end."""
+        before = self.waiting(kind)
+        clients = [connect() for _ in range(count)]
+        wait_until(lambda: self.waiting(kind) == before + count, timeout=10,
+                   message=f"the {kind} clients never waited")
+        for client in clients:
+            client.close()
+        wait_until(lambda: self.waiting(kind) == before, timeout=10,
+                   message="the server did not see its clients go away")
+
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.unlink(missing_ok=True)
+        stop_process(self.process, self.log)
 
 
 class ApiServer:
@@ -153,14 +162,21 @@ class ApiServer:
         return self.log.read_text() if self.log.exists() else ""
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.unlink(missing_ok=True)
+        if self.process:
+            stop_process(self.process, self.log)
+
+
+def stop_process(process: subprocess.Popen, log: Path) -> None:
+    """Stop a server (killed when it has not stopped 20 s after being told to) and drop its
+    log."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    log.unlink(missing_ok=True)
 
 
 def backends(dsn: str, application_name: str) -> int:

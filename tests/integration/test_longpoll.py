@@ -30,7 +30,7 @@ from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import create_match, first_nibble_take
 from tests.games.matchplay import assert_error, match_url, start_nibble_match
-from tests.integration.conftest import _database_url, await_until, holds_for, wait_until
+from tests.integration.conftest import _database_url, await_until, holds_for
 from tests.integration.http import HttpClient
 from tests.integration.servers import LiveServer
 
@@ -488,20 +488,15 @@ def test_a_long_poll_client_that_goes_away_is_let_go_at_once(server, transaction
     not at the end of its wait."""
     alice, bob = _players(server, "alice", "bob")
     match_id = _nibble_over_http(alice, bob)
-    before = server.waiting("longpoll")
-    clients = []
-    for _ in range(3):
+
+    def connect() -> socket.socket:
         client = socket.create_connection(("127.0.0.1", server.port), timeout=10)
         client.sendall(f"GET {events_url(match_id, after=0, wait=30)} HTTP/1.1\r\n"
                        f"Host: 127.0.0.1\r\nAuthorization: Token {bob.token}\r\n\r\n"
                        .encode())
-        clients.append(client)
-    wait_until(lambda: server.waiting("longpoll") == before + 3, timeout=10,
-               message="the long-polls never waited")
-    for client in clients:
-        client.close()
-    wait_until(lambda: server.waiting("longpoll") == before, timeout=10,
-               message="the server did not see its clients go away")
+        return client
+
+    server.assert_lets_go("longpoll", connect)
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import first_nibble_take
 from tests.games.matchplay import assert_error
-from tests.integration.conftest import _database_url, await_until, wait_until
+from tests.integration.conftest import _database_url, await_until
 from tests.integration.servers import LiveServer
 from tests.integration.test_longpoll import _move_nibble, _nibble_over_http, _players
 
@@ -260,15 +260,8 @@ def test_a_stream_client_that_goes_away_is_let_go(server, transactional_db):
     """The server sees the connection close while the stream waits between heartbeats."""
     alice, bob = _players(server, "alice", "bob")
     match_id = _nibble_over_http(alice, bob)
-    before = server.waiting("stream")
-    streams = [Stream(server, alice.token, f"/api/matches/{match_id}/stream")
-               for _ in range(3)]
-    wait_until(lambda: server.waiting("stream") == before + 3, timeout=10,
-               message="the streams never waited")
-    for stream in streams:
-        stream.close()
-    wait_until(lambda: server.waiting("stream") == before, timeout=10,
-               message="the server did not see its clients go away")
+    server.assert_lets_go(
+        "stream", lambda: Stream(server, alice.token, f"/api/matches/{match_id}/stream"))
 
 
 @integration
