@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "games",
     "games.web",
     "games.notify",
+    "games.tournaments",
     "games.benchmarks",
 ]
 
@@ -391,6 +392,13 @@ VACATION_CAP_DAYS = env.float("VACATION_CAP_DAYS", default=30.0)
 # A seat whose turn runs when its player's vacation ends gets at least this long to move (never
 # more than its match's turn or bank maximum; games.clocks.clock.returning_minimum).
 VACATION_RETURN_MINIMUM_SECONDS = env.int("VACATION_RETURN_MINIMUM_SECONDS", default=86400)
+# Tournaments: the sweep that moves them on (starts, rounds, challenge expiry, results not yet
+# acted on; games.tournaments.services.due), and how long before the start entrants are told.
+CELERY_BEAT_SCHEDULE["sweep-tournaments"] = {
+    "task": "games.tournaments_sweep",
+    "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=30.0),
+}
+TOURNAMENT_STARTS_SOON_SECONDS = env.int("TOURNAMENT_STARTS_SOON_SECONDS", default=3600)
 CELERY_BEAT_SCHEDULE["sweep-vacations"] = {
     "task": "games.vacations_sweep",
     "schedule": env.float("VACATION_SWEEP_SECONDS", default=60.0),

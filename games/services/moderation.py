@@ -82,11 +82,12 @@ class Decision:
     draw: bool = False
 
 
-def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision) -> Outcome:
+def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision,
+                     reason: str = movelog.ADJUDICATED) -> Outcome:
     """The outcome ``decision`` gives ``match`` (``seats``: its seats): winners share first
     place, the other seats in play the next one, and seats that already left rank below them
     all, the first to leave last (as the games rank forfeits). No game scores are invented:
-    every score is 0."""
+    every score is 0. ``reason``: who declares it (staff; a tournament, ``SETTLED``)."""
     left = sorted((seat for seat in seats if seat.forfeited_at is not None),
                   key=lambda seat: (seat.forfeited_at, seat.index))
     in_play = [seat.index for seat in seats if seat.forfeited_at is None]
@@ -99,7 +100,7 @@ def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision) ->
         raise ValueError("No seat is in play.")
     keys = {index: 0 if decision.draw or index in decision.winners else 1 for index in in_play}
     ranks = forfeit_ranks(match.num_players, keys, [seat.index for seat in left])
-    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=movelog.ADJUDICATED)
+    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=reason)
 
 
 @transaction.atomic
