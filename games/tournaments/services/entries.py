@@ -38,7 +38,9 @@ def late_join_open(tournament: Tournament) -> bool:
             and 2 * tournament.current_round < (tournament.rounds or 0))
 
 
-def _open_for_entries(tournament: Tournament) -> bool:
+def entries_open(tournament: Tournament) -> bool:
+    """Whether the tournament takes entries now: before its start, a ladder while it runs, a
+    Swiss while late entries are open."""
     if tournament.status == Tournament.Status.ENTRY:
         return True
     if tournament.format == Tournament.Format.LADDER:
@@ -57,7 +59,7 @@ def tournament_join(*, user: User, tournament_id: UUID | str,
         raise GuestNotAllowed(_("Guests cannot enter tournaments; sign up first."))
     tournament = tournament_lock(tournament_id)
     player = _entrant(user, tournament, bot_level)
-    if not _open_for_entries(tournament):
+    if not entries_open(tournament):
         raise TournamentClosed()
     if Entry.objects.filter(tournament=tournament, user=player).exists():
         raise AlreadyEntered()
