@@ -239,7 +239,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.8.0",
+    "VERSION": "2.9.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -247,6 +247,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Both a match and a tournament have a status: each keeps a name of its own.
+    "ENUM_NAME_OVERRIDES": {"StatusEnum": ["open", "active", "finished", "aborted"],
+                            "TournamentStatusEnum": ["entry", "running", "finished",
+                                                     "cancelled"]},
     # Each error response lists its codes; the default hook (enum components) still runs.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.api.error_codes_hook",
