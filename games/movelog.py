@@ -6,8 +6,8 @@ is a snapshot of it. Entries are of three kinds:
 - a seat's move (``move``): the game's move as the engine dumps it; the row's ``by_plan``
   marks one the seat's plan played (``games.services.plan_replies``), replayed like any other;
 - a forfeit (``forfeit``): the seat that left, with ``{"reason": ...}`` (``RESIGNED``,
-  ``TIMEOUT``, ``BANNED``), and ``"unrated": true`` on a timeout that made the match unrated
-  (the player was already in a run of timeouts, ``TIMEOUT_RUN``);
+  ``TIMEOUT``, ``BANNED``, ``DISQUALIFIED``), and ``"unrated": true`` on a timeout that made
+  the match unrated (the player was already in a run of timeouts, ``TIMEOUT_RUN``);
 - a system entry (``system``), written by the server: the engine's automatic step (payload
   ``{}``), the stall guard of a real-time match (``IDLE``: ends it as a stalemate), a result
   declared by staff or a tournament (``ADJUDICATED``, ``SETTLED``: the game state stays; the
@@ -38,10 +38,12 @@ DECLARED = frozenset({ADJUDICATED, SETTLED})
 # System entries: a seat's clock stopped for its player's vacation, or restarted on their
 # return (games.services.away); the game state stays.
 VACATION = "vacation"
-# Forfeits: the player gave up, let the deadline pass, or was banned.
+# Forfeits: the player gave up, let the deadline pass, was banned, or was disqualified from
+# the tournament the match belongs to.
 RESIGNED = "resigned"
 TIMEOUT = "timeout"
 BANNED = "banned"
+DISQUALIFIED = "disqualified"
 # Why a match created rated ends unrated (``Match.unrated_reason``): a player timed out of it
 # while in a run of timeouts without a move anywhere since the first (only that one is rated).
 TIMEOUT_RUN = "timeout_run"

@@ -45,10 +45,15 @@ def _reason(reason: str) -> str:
     return reason
 
 
-def _audit(*, actor: User, action: str, reason: str, match: Match | None = None,
-           user: User | None = None, **data: Any) -> AuditEntry:
-    target = f"{match.game} match {match.id}" if match is not None else (
-        user.username if user is not None else "")
+def audit_record(*, actor: User, action: str, reason: str, match: Match | None = None,
+                 user: User | None = None, target: str | None = None,
+                 **data: Any) -> AuditEntry:
+    """Append an audit entry of ``action`` (``target``: what it was about, as shown in lists;
+    by default the match, else the user)."""
+    reason = _reason(reason)
+    if target is None:
+        target = f"{match.game} match {match.id}" if match is not None else (
+            user.username if user is not None else "")
     entry = AuditEntry.objects.create(actor=actor, action=action, match=match, target_user=user,
                                       target=target[:200], reason=reason, data=data)
     # Ids only: never the reason (staff may quote a player) nor anything of the game state.
@@ -70,8 +75,8 @@ def match_abort_by_staff(*, actor: User, match_id: UUID | str, reason: str,
     version_check(match, expected_version)
     status_before = match.status
     _recording.abort(locked=locked, reason=movelog.ABORTED)
-    return _audit(actor=actor, action=AuditEntry.Action.ABORT, reason=reason, match=match,
-                  version=match.version, status_before=status_before)
+    return audit_record(actor=actor, action=AuditEntry.Action.ABORT, reason=reason,
+                        match=match, version=match.version, status_before=status_before)
 
 
 @dataclass(frozen=True)
@@ -123,9 +128,10 @@ def match_adjudicate(*, actor: User, match_id: UUID | str, decision: Decision, r
         match.rated = False
         match.save(update_fields=["rated"])
     move = _recording.decide(locked=locked, outcome=outcome)
-    return _audit(actor=actor, action=AuditEntry.Action.ADJUDICATE, reason=reason, match=match,
-                  seq=move.seq, ranks=list(outcome.ranks), winners=sorted(outcome.winners),
-                  draw=decision.draw, rated=match.rated, was_rated=was_rated)
+    return audit_record(actor=actor, action=AuditEntry.Action.ADJUDICATE, reason=reason,
+                        match=match, seq=move.seq, ranks=list(outcome.ranks),
+                        winners=sorted(outcome.winners), draw=decision.draw, rated=match.rated,
+                        was_rated=was_rated)
 
 
 @dataclass
@@ -171,9 +177,10 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
         if done:
             result.matches[str(match_id)] = done
     if newly:
-        result.entry = _audit(actor=actor, action=AuditEntry.Action.BAN, reason=reason,
-                              user=user, tokens_revoked=result.tokens_revoked,
-                              sessions_ended=result.sessions_ended, matches=result.matches)
+        result.entry = audit_record(actor=actor, action=AuditEntry.Action.BAN, reason=reason,
+                                    user=user, tokens_revoked=result.tokens_revoked,
+                                    sessions_ended=result.sessions_ended,
+                                    matches=result.matches)
     return result
 
 
@@ -224,4 +231,4 @@ def user_unban(*, actor: User, user_id: int, reason: str) -> AuditEntry | None:
         return None
     user.is_active = True
     user.save(update_fields=["is_active"])
-    return _audit(actor=actor, action=AuditEntry.Action.UNBAN, reason=reason, user=user)
+    return audit_record(actor=actor, action=AuditEntry.Action.UNBAN, reason=reason, user=user)

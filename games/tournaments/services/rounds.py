@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from accounts.models import User
 from games.services.matches import match_create_seated
 from games.tournaments.formats import roundrobin, standings, swiss
 from games.tournaments.formats.tables import Round as Pairs
@@ -111,6 +110,15 @@ def all_played(tournament: Tournament) -> bool:
 
 def tournament_finish(tournament: Tournament, now: datetime) -> None:
     """End the locked tournament: each entrant's final place, and each is told it."""
+    entries = final_places_set(tournament)
+    Round.objects.filter(tournament=tournament, finished_at__isnull=True).update(finished_at=now)
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = now
+    tell_finished(tournament, entries)
+
+
+def final_places_set(tournament: Tournament) -> list[Entry]:
+    """Each entrant's final place in the standings (saved); returns the entries."""
     entries = entries_of(tournament)
     pairings = list(Pairing.objects.filter(tournament=tournament).select_related("round"))
     kind = standings.ROUND_ROBIN if tournament.format == Tournament.Format.ROUND_ROBIN \
@@ -120,11 +128,4 @@ def tournament_finish(tournament: Tournament, now: datetime) -> None:
     for entry in entries:
         entry.final_rank = rank.get(entry.user_id)
     Entry.objects.bulk_update(entries, ["final_rank"])
-    Round.objects.filter(tournament=tournament, finished_at__isnull=True).update(finished_at=now)
-    tournament.status = Tournament.Status.FINISHED
-    tournament.finished_at = now
-    tell_finished(tournament, entries)
-
-
-def users_by_id(ids: Sequence[int]) -> dict[int, User]:
-    return {user.id: user for user in User.objects.filter(id__in=ids)}
+    return entries
