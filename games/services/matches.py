@@ -334,8 +334,9 @@ def match_create_seated(*, created_by: User, players: Sequence[User], game: str,
                         rated: bool, plans: bool) -> Match:
     """A match whose seats ``players`` (people and bots, in seat order) take at once, started
     at once: a table an event (a tournament round, a ladder challenge) made for them.
-    ``created_by`` is the event's creator. The options and clock were checked when the event
-    was created; a match of bots only, or with a player twice, is never rated."""
+    ``created_by`` is the player who counts as its creator, one of its players (a match's
+    creator may see it even when it is private). The options and clock were checked when the
+    event was created; a match of bots only, or with a player twice, is never rated."""
     timing = _time_control(time_control, None)
     engine = game_engine(game)
     seed = secrets.token_hex(16)

@@ -10,7 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Subquery
 
 from accounts.models import User
 from games.tournaments import shapes
@@ -79,8 +79,13 @@ TIE_BREAKS = {
 def tournament_detail(tournament: Tournament, user: User) -> shapes.TournamentDetail:
     entries = list(Entry.objects.filter(tournament=tournament).select_related("user"))
     pairings = list(Pairing.objects.filter(tournament=tournament).select_related("round")
+                    .annotate(match_private=F("match__private"))
                     .order_by("round__number", "id"))
     users = {entry.user_id: entry.user for entry in entries}
+    for pairing in pairings:
+        # A private match is seen by its players alone: nobody else is given its id.
+        if getattr(pairing, "match_private", False) and user.id not in pairing.players:
+            pairing.match_id = None
     return {"summary": tournament_summary(tournament, user),
             "config": tournament.config, "time_control": tournament.time_control,
             "plans_allowed": tournament.plans_allowed, "bots_allowed": tournament.bots_allowed,

@@ -70,7 +70,8 @@ class Pairing(TypedDict):
     id: int
     players: Annotated[list[str], Doc("Usernames in seat order; one for a bye; a challenge: "
                                       "the challenger first.")]
-    match: Annotated[str | None, UUID_TEXT, Doc("Its match; null for a bye.")]
+    match: Annotated[str | None, UUID_TEXT, Doc(
+        "Its match; null for a bye, and for a private match to anyone but its players.")]
     bye_points: float | None
     ranks: Annotated[list[int] | None, Doc("Each seat's place at the table (equal: a tie); "
                                            "null until the match ends.")]

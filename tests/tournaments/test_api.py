@@ -115,3 +115,17 @@ def test_unknown_tournament_and_anonymous_writes(api_client):
         .json()["code"] == "not_found"
     answer = api_client.post("/api/tournaments", _body(), format="json")
     assert answer.status_code == 401
+
+
+def test_a_private_match_id_is_shown_to_its_players_alone(client_for, api_client):
+    shy, other = UserFactory(matches_private=True), UserFactory()
+    tournament = started(tournament_with(UserFactory(), [shy, other]))
+    url = f"/api/tournaments/{tournament.id}"
+
+    def match_of(answer):
+        return answer.json()["rounds_played"][0]["pairings"][0]["match"]
+
+    assert match_of(client_for(shy).get(url)) is not None
+    assert match_of(client_for(other).get(url)) is not None
+    assert match_of(client_for(UserFactory()).get(url)) is None
+    assert match_of(api_client.get(url)) is None

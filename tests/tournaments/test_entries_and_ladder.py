@@ -145,11 +145,11 @@ def test_a_player_who_times_out_without_moving_is_withdrawn():
     late = match.deadline + timedelta(seconds=1)
     deadlines_sweep(now=late)
     pairing.refresh_from_db()
-    first_seat = pairing.players[0]
-    assert pairing.no_shows == [first_seat]
-    assert pairing.ranks == [1, 0]
+    on_turn = match.actors[0]
+    assert pairing.no_shows == [pairing.players[on_turn]]
+    assert pairing.ranks == [1 if seat == on_turn else 0 for seat in (0, 1)]
     tournament_advance(tournament_id=tournament.id, now=late)
-    entry = Entry.objects.get(tournament=tournament, user_id=first_seat)
+    entry = Entry.objects.get(tournament=tournament, user_id=pairing.players[on_turn])
     assert entry.withdrawal == Entry.Withdrawal.NO_SHOW
     tournament.refresh_from_db()
     # Round 2 has one player left: a bye, and the tournament is over.

@@ -107,9 +107,10 @@ def test_no_repeat_when_a_repeat_free_pairing_exists_and_byes_go_lowest(case):
     assert repeats == best[2]
     if best[2] == 0:
         assert repeats == 0
-    if pairing.bye is not None:
+    eligible = [player for player in players if player not in history.byes]
+    if pairing.bye is not None and eligible:
         points = records.scores(players, tables)
-        lowest = min(points[player] for player in players if player not in history.byes)
+        lowest = min(points[player] for player in eligible)
         possible = any(bye is not None and points[bye] == lowest
                        and _quality(pairs, bye, players, tables, frozenset())[:3] == (0, 0, 0)
                        for pairs, bye in _pairings(players))

@@ -53,7 +53,7 @@ def tournament_challenge(*, user: User, tournament_id: UUID | str, target: str) 
     if any({user.id, opponent.id} & set(players) for players in running):
         raise ChallengePending()
     match = match_create_seated(
-        created_by=tournament.created_by, players=[user, opponent], game=tournament.game,
+        created_by=user, players=[user, opponent], game=tournament.game,
         config=tournament.config, time_control=tournament.time_control,
         rated=tournament.rated, plans=tournament.plans_allowed)
     pairing = Pairing.objects.create(

@@ -56,7 +56,7 @@ def round_start(tournament: Tournament, entries: Sequence[Entry], now: datetime)
     for table in pairs.tables:
         seated = [by_id[player] for player in table]
         match = match_create_seated(
-            created_by=tournament.created_by, players=[entry.user for entry in seated],
+            created_by=seated[0].user, players=[entry.user for entry in seated],
             game=tournament.game, config=tournament.config,
             time_control=tournament.time_control, rated=tournament.rated,
             plans=tournament.plans_allowed)
