@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from games.selectors import game_engine
 from games.services.matches import match_create_seated
 from games.tournaments.formats import roundrobin, standings, swiss
 from games.tournaments.formats.tables import Round as Pairs
@@ -83,7 +84,8 @@ def _paired(tournament: Tournament, entries: Sequence[Entry], number: int) -> Pa
         return swiss.pair_two(order, tables, round=number, seed=tournament.seed,
                               forbidden=forbidden)
     return swiss.pair_tables(order, tables, round=number, size=tournament.players_per_match,
-                             seed=tournament.seed, forbidden=forbidden)
+                             seed=tournament.seed, forbidden=forbidden,
+                             smallest=max(2, game_engine(tournament.game).min_players))
 
 
 def _scheduled(tournament: Tournament, still_in: set[int], number: int) -> Pairs:
