@@ -19,7 +19,14 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from config.exceptions import ApplicationError
-from games.admin import Moderating, ReadOnly, ReasonForm, actor_of, confirmation
+from games.admin import (
+    Moderating,
+    ReadOnly,
+    ReasonForm,
+    actor_of,
+    confirmation,
+    reasoned_action,
+)
 from games.catalog import engines
 from games.kit.protocol import EngineError
 from games.tournaments.models import Entry, Pairing, Tournament
@@ -118,23 +125,13 @@ class TournamentAdmin(Moderating, ReadOnly, admin.ModelAdmin):
     @admin.action(description="Cancel the selected tournaments", permissions=["moderate"])
     def cancel_tournaments(self, request: HttpRequest,
                            queryset: QuerySet[Tournament]) -> TemplateResponse | None:
-        form = ReasonForm(request.POST if "confirm" in request.POST else None)
-        if "confirm" in request.POST and form.is_valid():
-            done = 0
-            for tournament in queryset:
-                try:
-                    staff.tournament_cancel(actor=actor_of(request), tournament_id=tournament.pk,
-                                            reason=form.cleaned_data["reason"])
-                    done += 1
-                except ApplicationError as exc:
-                    self.message_user(request, f"{tournament}: {exc.message}",
-                                      messages.WARNING)
-            self.message_user(request, f"{done} tournaments cancelled.", messages.SUCCESS)
-            return None
-        return confirmation(request, self, title="Cancel tournaments", form=form,
-                            objects=list(queryset), action="cancel_tournaments", warning=(
-                                "Each ends as cancelled; its matches under way go on as "
-                                "ordinary matches and no longer count."))
+        return reasoned_action(
+            request, self, queryset, title="Cancel tournaments", action="cancel_tournaments",
+            warning=("Each ends as cancelled; its matches under way go on as ordinary matches "
+                     "and no longer count."),
+            act=lambda tournament, reason: staff.tournament_cancel(
+                actor=actor_of(request), tournament_id=tournament.pk, reason=reason),
+            done="{count} tournaments cancelled.")
 
 
 @admin.register(Entry)
@@ -147,25 +144,14 @@ class EntryAdmin(Moderating, ReadOnly, admin.ModelAdmin):
     @admin.action(description="Disqualify the selected players", permissions=["moderate"])
     def disqualify_entries(self, request: HttpRequest,
                            queryset: QuerySet[Entry]) -> TemplateResponse | None:
-        form = ReasonForm(request.POST if "confirm" in request.POST else None)
-        if "confirm" in request.POST and form.is_valid():
-            done = 0
-            for entry in queryset:
-                try:
-                    staff.entry_disqualify(actor=actor_of(request),
-                                           tournament_id=entry.tournament_id,
-                                           user_id=entry.user_id,
-                                           reason=form.cleaned_data["reason"])
-                    done += 1
-                except ApplicationError as exc:
-                    self.message_user(request, f"{entry}: {exc.message}", messages.WARNING)
-            self.message_user(request, f"{done} players disqualified.", messages.SUCCESS)
-            return None
-        return confirmation(request, self, title="Disqualify players", form=form,
-                            objects=list(queryset), action="disqualify_entries", warning=(
-                                "Each is withdrawn and told so; their tournament matches "
-                                "under way are forfeited (or called off before anyone "
-                                "moved)."))
+        return reasoned_action(
+            request, self, queryset, title="Disqualify players", action="disqualify_entries",
+            warning=("Each is withdrawn and told so; their tournament matches under way are "
+                     "forfeited (or called off before anyone moved)."),
+            act=lambda entry, reason: staff.entry_disqualify(
+                actor=actor_of(request), tournament_id=entry.tournament_id,
+                user_id=entry.user_id, reason=reason),
+            done="{count} players disqualified.")
 
 
 @admin.register(Pairing)
