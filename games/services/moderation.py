@@ -108,6 +108,24 @@ def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision,
     return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=reason)
 
 
+def match_settle(*, match_id: UUID | str, decision: Decision) -> bool:
+    """Decide a running match for an event it belongs to (a tournament whose players all
+    withdrew from it, an unanswered ladder challenge): the result ``decision`` declares, with
+    the reason ``movelog.SETTLED``, recorded like an adjudication and never rated. Returns
+    False when the match was not running (nothing is written). The caller holds the
+    transaction."""
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if locked is None or locked.match.status != Match.Status.ACTIVE:
+        return False
+    match = locked.match
+    if match.rated:
+        match.rated = False
+        match.save(update_fields=["rated"])
+    _recording.decide(locked=locked, outcome=declared_outcome(match, locked.seats, decision,
+                                                              reason=movelog.SETTLED))
+    return True
+
+
 @transaction.atomic
 def match_adjudicate(*, actor: User, match_id: UUID | str, decision: Decision, reason: str,
                      rated: bool = True, expected_version: int | None = None) -> AuditEntry:
@@ -173,7 +191,7 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
                                                                   Match.Status.ACTIVE])
                .order_by("id").values_list("id", flat=True).distinct())
     for match_id in list(running):
-        done = _leave_for_ban(user=user, match_id=match_id)
+        done = player_leave(user=user, match_id=match_id)
         if done:
             result.matches[str(match_id)] = done
     if newly:
@@ -184,7 +202,12 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
     return result
 
 
-def _leave_for_ban(*, user: User, match_id: UUID) -> str | None:
+def player_leave(*, user: User, match_id: UUID, reason: str = movelog.BANNED) -> str | None:
+    """Take ``user`` out of a running match the way the rules let a player leave it, under
+    the match's lock: an invitation not accepted is withdrawn (the seat opens again), a match
+    nobody has moved in is aborted, and in any other the seat forfeits with ``reason``
+    (``movelog.BANNED``, ``DISQUALIFIED``). Returns what was done ("seat_reopened",
+    "aborted", "forfeited"), or None when the user had nothing left to leave there."""
     locked = match_lock(match_id=match_id, missing_ok=True)
     if locked is None or not locked.match.is_running:
         return None
@@ -204,7 +227,7 @@ def _leave_for_ban(*, user: User, match_id: UUID) -> str | None:
     if not match.moves.filter(kind=Move.Kind.MOVE).exists():
         _recording.abort(locked=locked, reason=movelog.ABORTED)
         return "aborted"
-    seat_forfeit(locked=locked, seat=seat, reason=movelog.BANNED)
+    seat_forfeit(locked=locked, seat=seat, reason=reason)
     return "forfeited"
 
 

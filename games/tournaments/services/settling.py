@@ -1,36 +1,22 @@
 """Matches a tournament decides itself: those whose players have all withdrawn (so a round
 never waits on them), and ladder challenges the challenged player left unanswered.
 
-Each is decided through the recording path under the match's lock (``_recording.decide``), as
-a system entry with the reason ``settled``; such a match is never rated."""
+Each is decided by ``match_settle``, through the recording path under the match's lock, as a
+system entry with the reason ``settled``; such a match is never rated."""
 
 from __future__ import annotations
 
 from uuid import UUID
 
-from games import movelog
-from games.models import Match, Move
-from games.services import _recording
-from games.services.locking import match_lock
-from games.services.moderation import Decision, declared_outcome
+from games.models import Move
+from games.services.moderation import Decision, match_settle
 from games.tournaments.models import Entry, Pairing, Tournament
 
 
 def settle(match_id: UUID | None, decision: Decision) -> bool:
     """Decide the running match (unrated) as ``decision`` says; False if it was over (or
     there is none)."""
-    if match_id is None:
-        return False
-    locked = match_lock(match_id=match_id, missing_ok=True)
-    if locked is None or locked.match.status != Match.Status.ACTIVE:
-        return False
-    match = locked.match
-    if match.rated:
-        match.rated = False
-        match.save(update_fields=["rated"])
-    outcome = declared_outcome(match, locked.seats, decision, reason=movelog.SETTLED)
-    _recording.decide(locked=locked, outcome=outcome)
-    return True
+    return match_id is not None and match_settle(match_id=match_id, decision=decision)
 
 
 def withdrawn_matches_settle(tournament: Tournament) -> int:

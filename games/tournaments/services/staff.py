@@ -12,11 +12,8 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import movelog
-from games.models import AuditEntry, Match, Move
-from games.services import _recording
-from games.services.leaving import seat_forfeit
-from games.services.locking import match_lock
-from games.services.moderation import audit_record
+from games.models import AuditEntry
+from games.services.moderation import audit_record, player_leave
 from games.tournaments.exceptions import NotEntered, TournamentClosed
 from games.tournaments.models import Entry, Pairing, Tournament
 from games.tournaments.services.creation import Settings, tournament_create
@@ -73,31 +70,16 @@ def entry_disqualify(*, actor: User, tournament_id: UUID | str, user_id: int,
     if entry is None or entry.withdrawn_at is not None:
         raise NotEntered()
     entry_withdraw(tournament, entry, Entry.Withdrawal.DISQUALIFIED)
-    left = []
-    for match_id in (Pairing.objects.filter(tournament=tournament, ended_at__isnull=True,
-                                            match__isnull=False)
-                     .order_by("match_id").values_list("match_id", "players")):
-        if user_id in match_id[1] and _leave(match_id[0], user_id):
-            left.append(str(match_id[0]))
+    running = Pairing.objects.filter(tournament=tournament, ended_at__isnull=True,
+                                     match__isnull=False).order_by("match_id")
+    left = [str(match_id) for match_id, players in running.values_list("match_id", "players")
+            if match_id is not None and user_id in players
+            and player_leave(user=entry.user, match_id=match_id, reason=movelog.DISQUALIFIED)]
     advance_locked(tournament, timezone.now())
     audit_record(actor=actor, action=AuditEntry.Action.DISQUALIFY, reason=reason,
                  user=entry.user, target=_target(tournament), tournament=str(tournament.id),
                  matches=left)
     return entry
-
-
-def _leave(match_id: UUID, user_id: int) -> bool:
-    locked = match_lock(match_id=match_id, missing_ok=True)
-    if locked is None or locked.match.status != Match.Status.ACTIVE:
-        return False
-    seat = next((seat for seat in locked.seats if seat.user_id == user_id), None)
-    if seat is None or seat.forfeited_at is not None:
-        return False
-    if not locked.match.moves.filter(kind=Move.Kind.MOVE).exists():
-        _recording.abort(locked=locked, reason=movelog.ABORTED)
-    else:
-        seat_forfeit(locked=locked, seat=seat, reason=movelog.DISQUALIFIED)
-    return True
 
 
 @transaction.atomic
