@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games.models import Match, UserEvent
 from games.tournaments.models import Entry, Pairing, Tournament
+from games.tournaments.services import avoiding
 from games.tournaments.services.due import tournament_advance, tournaments_sweep
 from tests.factories import UserFactory
 from tests.tournaments.helpers import running_pairings, started, tournament_with, win
@@ -80,3 +81,51 @@ def test_an_odd_field_gives_the_bye_and_nobody_twice():
     assert len(set(byes)) == 3
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
+
+
+def test_a_result_whose_task_was_lost_is_caught_up_by_the_sweep():
+    creator = UserFactory()
+    players = [UserFactory() for _ in range(2)]
+    by_id = {player.id: player for player in players}
+    tournament = started(tournament_with(creator, players, rounds=1))
+    (pairing,) = running_pairings(tournament)
+    # In a test the after-commit task never runs: as if its message were lost.
+    win(pairing, by_id)
+    pairing.refresh_from_db()
+    assert pairing.ended_at is not None and not pairing.counted
+    assert tournaments_sweep(now=timezone.now())["advanced"] == 1
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert tournaments_sweep(now=timezone.now())["advanced"] == 0
+
+
+def test_a_round_ends_after_its_days_and_the_next_pairs_those_still_playing_apart():
+    creator = UserFactory()
+    players = [UserFactory() for _ in range(4)]
+    by_id = {player.id: player for player in players}
+    tournament = started(tournament_with(creator, players, rounds=2, round_days=3))
+    first, slow = running_pairings(tournament)
+    win(first, by_id)
+    tournament_advance(tournament_id=tournament.id)
+    tournament.refresh_from_db()
+    assert tournament.current_round == 1
+    assert tournament.due_at == tournament.round_set.get(number=1).ends_at
+    later = tournament.due_at + timedelta(seconds=1)
+    tournaments_sweep(now=later)
+    tournament.refresh_from_db()
+    assert tournament.current_round == 2
+    second_round = [frozenset(p.players) for p in Pairing.objects.filter(
+        tournament=tournament, round__number=2)]
+    assert frozenset(slow.players) not in second_round
+    assert frozenset(first.players) not in second_round
+
+
+def test_pairs_a_registered_source_avoids_are_kept_apart(monkeypatch):
+    creator = UserFactory()
+    players = [UserFactory() for _ in range(4)]
+    kept_apart = frozenset({players[0].id, players[1].id})
+    monkeypatch.setattr(avoiding, "_sources", [])
+    avoiding.avoided_pairs_register(lambda ids: frozenset({kept_apart}))
+    tournament = started(tournament_with(creator, players, rounds=3))
+    assert all(frozenset(pairing.players) != kept_apart
+               for pairing in running_pairings(tournament))
