@@ -217,14 +217,13 @@ def start(*, locked: LockedMatch, state: Any) -> None:
     _schedule_follow_ups(match, work, started=True)
 
 
-def abort(*, locked: LockedMatch, reason: str) -> None:
+def abort(*, locked: LockedMatch, reason: str, late: frozenset[int] = frozenset()) -> None:
     """Call the match off (``reason``: ``movelog.ABORTED`` by a player or staff, or
-    ``movelog.TIMEOUT``: the seats it waited for ran out of time before anyone moved); never
-    rated. Its plans are deleted."""
+    ``movelog.TIMEOUT``: the seats ``late`` ran out of time before anyone moved); never rated.
+    Its plans are deleted."""
     _require_lock(locked)
     match = locked.match
     plans_clear(locked)
-    late = frozenset(match.actors) if reason == movelog.TIMEOUT else frozenset()
     match.status = Match.Status.ABORTED
     match.finished_at = timezone.now()
     match.actors = []
