@@ -85,6 +85,7 @@ def test_a_running_tournament_shows_standings_rounds_and_my_next_match(client_fo
     assert withdrawn.status_code == 200 and withdrawn.json()["me"]["withdrawn"] == "withdrew"
     history = client.get(f"/api/players/{players[0].username}/tournaments").json()
     assert history["results"][0]["withdrawn"] == "withdrew"
+    assert history["results"][0]["tournament"]["entrants"] == 4
 
 
 def test_ladder_challenge_refusals_are_coded(client_for):
@@ -129,3 +130,18 @@ def test_a_private_match_id_is_shown_to_its_players_alone(client_for, api_client
     assert match_of(client_for(other).get(url)) is not None
     assert match_of(client_for(UserFactory()).get(url)) is None
     assert match_of(api_client.get(url)) is None
+
+
+def test_the_list_and_the_detail_read_a_bounded_number_of_queries(
+        client_for, django_assert_max_num_queries):
+    creator = UserFactory()
+    players = [UserFactory() for _ in range(6)]
+    tournament = started(tournament_with(creator, players))
+    for _ in range(3):
+        tournament_with(creator, players[:2])
+    client = client_for(players[0])
+    with django_assert_max_num_queries(12):
+        listed = client.get("/api/tournaments")
+    assert len(listed.json()["results"]) == 4
+    with django_assert_max_num_queries(14):
+        client.get(f"/api/tournaments/{tournament.id}")
