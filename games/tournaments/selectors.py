@@ -17,8 +17,8 @@ from games.tournaments import shapes
 from games.tournaments.exceptions import TournamentNotFound
 from games.tournaments.formats import standings
 from games.tournaments.models import Entry, Pairing, Tournament
+from games.tournaments.openings import entries_open
 from games.tournaments.records import placing_of, seeding, tables_of
-from games.tournaments.services.entries import entries_open
 
 
 def tournament_get(tournament_id: UUID | str) -> Tournament:

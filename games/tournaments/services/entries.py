@@ -25,27 +25,11 @@ from games.tournaments.exceptions import (
     TournamentFull,
 )
 from games.tournaments.models import Entry, Pairing, Tournament
+from games.tournaments.openings import entries_open
 from games.tournaments.records import placing_of
 from games.tournaments.services.due import advance_locked
 from games.tournaments.services.locking import tournament_lock
 from games.tournaments.services.withdrawal import entry_withdraw, ladder_compact
-
-
-def late_join_open(tournament: Tournament) -> bool:
-    """A running Swiss takes late entries until half its rounds have started."""
-    return (tournament.status == Tournament.Status.RUNNING
-            and tournament.format == Tournament.Format.SWISS
-            and 2 * tournament.current_round < (tournament.rounds or 0))
-
-
-def entries_open(tournament: Tournament) -> bool:
-    """Whether the tournament takes entries now: before its start, a ladder while it runs, a
-    Swiss while late entries are open."""
-    if tournament.status == Tournament.Status.ENTRY:
-        return True
-    if tournament.format == Tournament.Format.LADDER:
-        return tournament.status == Tournament.Status.RUNNING
-    return late_join_open(tournament)
 
 
 @transaction.atomic
