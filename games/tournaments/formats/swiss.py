@@ -71,9 +71,12 @@ class _Costs:
                  forbidden: frozenset[frozenset[int]]) -> None:
         self.order, self.points, self.history, self.forbidden = order, points, history, forbidden
         self.rank = {player: index for index, player in enumerate(order)}
-        self.group: dict[float, list[int]] = {}
+        # Each score group's size, and each player's place in their group.
+        self.group_size: dict[float, int] = {}
+        self.place: dict[int, int] = {}
         for player in order:
-            self.group.setdefault(points[player], []).append(player)
+            self.place[player] = self.group_size.get(points[player], 0)
+            self.group_size[points[player]] = self.place[player] + 1
         n, half = len(order), len(order) // 2 + 1
         spread = int(round(2 * (max(points.values()) - min(points.values())))) if points else 0
         most_met = max(history.met.values(), default=0)
@@ -112,9 +115,8 @@ class _Costs:
     def _fold(self, a: int, b: int) -> int:
         if self.points[a] != self.points[b]:
             return 0
-        group = self.group[self.points[a]]
-        ideal = len(group) // 2
-        return abs(abs(group.index(a) - group.index(b)) - ideal)
+        ideal = self.group_size[self.points[a]] // 2
+        return abs(abs(self.place[a] - self.place[b]) - ideal)
 
 
 def _blocks(order: list[int]) -> list[list[int]]:

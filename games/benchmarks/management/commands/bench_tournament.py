@@ -28,8 +28,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         figures = large_round(options["field"], options["field_rounds"])
         self.stdout.write(f"Swiss pairing, {figures.players} players:")
-        for number, seconds in enumerate(figures.seconds, start=1):
-            self.stdout.write(f"  round {number}: {seconds * 1000:9.1f} ms")
+        for number, (seconds, cpu) in enumerate(zip(figures.seconds, figures.cpu_seconds,
+                                                    strict=True), start=1):
+            self.stdout.write(f"  round {number}: {seconds * 1000:9.1f} ms "
+                              f"({cpu * 1000:.1f} ms of CPU)")
         self.stdout.write(f"  worst round: {max(figures.seconds) * 1000:.1f} ms; repeat "
                           f"pairings: {figures.repeats}")
         swiss = simulated_swiss(options["players"], options["rounds"], game=options["game"])
@@ -38,7 +40,8 @@ class Command(BaseCommand):
             f"Simulated Swiss of {options['game']}, {swiss.players} level-1 bots, "
             f"{swiss.rounds} rounds, {swiss.matches} matches: {total:.2f} s in all "
             f"(pairing {swiss.pairing_seconds * 1000:.1f} ms, playing "
-            f"{swiss.playing_seconds:.2f} s, standings {swiss.standings_seconds * 1000:.1f} ms)")
+            f"{swiss.playing_seconds:.2f} s, standings {swiss.standings_seconds * 1000:.1f} ms; "
+            f"{swiss.cpu_seconds:.2f} s of CPU)")
         self.stdout.write("  rank player points buchholz sonneborn-berger")
         for line in swiss.lines[:options["top"]]:
             self.stdout.write(f"  {line.rank:4} {line.player:6} {line.points:6.1f} "
