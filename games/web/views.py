@@ -24,6 +24,7 @@ CLIENT_DIR = Path(__file__).resolve().parent / "static" / "boardpost"
 CLIENT_ROUTES = (
     r"^(?:signin|lobby|inbox|notifications|friends|blocks|leaderboards(?:/[a-z]+)?"
     r"|player/[A-Za-z0-9_.-]{1,150}|match/[0-9a-fA-F-]{36}|rules(?:/[a-z][a-z0-9_]*)?"
+    r"|tournaments(?:/new)?|tournament/[0-9a-fA-F-]{36}"
     r"|tutorial/[a-z][a-z0-9_]*)/?$"
 )
 

@@ -28,7 +28,7 @@ import { opponentNodes } from "../matchinfo.js";
 /** One option as a field: its label and help in players' words (GET /api/games), a list of
  * named values where the game names them, and set(value) for the presets.
  * @param {string} game @param {Option} option @returns {OptionField} */
-function optionField(game, option) {
+export function optionField(game, option) {
   const id = `opt-${option.name}`;
   const helpId = `${id}-help`;
   const label = h("label", { for: id }, option.label || option.name.replaceAll("_", " "));
