@@ -4,7 +4,7 @@
 
 import { gameName } from "./catalog.js";
 import { h, link, withTime } from "./dom.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 
 /**
  * A tournament in a list (GET /api/tournaments, `summary` of a detail).
@@ -26,10 +26,10 @@ export function formatText(format) {
 /** @param {string} status */
 export function statusText(status) {
   return {
-    open: gettext("taking entries"),
-    running: gettext("running"),
-    finished: gettext("finished"),
-    cancelled: gettext("cancelled"),
+    open: pgettext("tournament", "taking entries"),
+    running: pgettext("tournament", "running"),
+    finished: pgettext("tournament", "finished"),
+    cancelled: pgettext("tournament", "cancelled"),
   }[status] || status;
 }
 

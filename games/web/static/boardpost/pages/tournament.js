@@ -8,7 +8,7 @@
 import { api, session } from "../api.js";
 import { timeControlText } from "../clocks.js";
 import { clear, h, link, put, withTime } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { ordinal } from "../matchinfo.js";
 import {
   pointsText, statusText, summaryFacts, tieBreakWords, withdrawnText,
@@ -169,7 +169,7 @@ function crosstable(t) {
     h("caption", null, gettext("Crosstable")),
     h("thead", null, h("tr", null, h("th", { scope: "col" }, gettext("Player")),
       rounds.map((n) => h("th", { scope: "col" },
-        interpolate(gettext("Round %(n)s"), { n }))))),
+        interpolate(pgettext("tournament", "Round %(n)s"), { n }))))),
     h("tbody", null, t.crosstable.map((row) => h("tr", null,
       h("th", { scope: "row" }, row.player),
       rounds.map((n) => h("td", null, row.meetings.filter((m) => m.round === n).map((m, i) => [
@@ -197,7 +197,7 @@ function roundsSection(t) {
     h("h2", { id: "rounds-h" }, gettext("Rounds")),
     [...t.rounds_played].reverse().map((r) => h("details", { open: r.number === latest + 1,
       dataset: { round: r.number } },
-    h("summary", null, interpolate(gettext("Round %(n)s"), { n: r.number }), " · ",
+    h("summary", null, interpolate(pgettext("tournament", "Round %(n)s"), { n: r.number }), " · ",
       r.finished_at ? gettext("over") : r.ends_at
         ? withTime(gettext("ends %(time)s at the latest"), r.ends_at) : gettext("under way")),
     h("ul", { class: "plain open-list" }, r.pairings.map(pairingItem)))));
@@ -246,7 +246,7 @@ function mySection(t, act) {
     state ? h("p", { id: "my-state" }, state, me?.late ? ` ${gettext("(late entry: a half-point bye)")}` : "") : null,
     me?.next_match ? h("p", null, link(`/match/${me.next_match}`, gettext("Your next match"))) : null,
     mine.length ? h("ul", { class: "plain", id: "my-matches" }, mine.map(({ round, p }) =>
-      h("li", null, round ? interpolate(gettext("Round %(n)s"), { n: round }) : gettext("Challenge"),
+      h("li", null, round ? interpolate(pgettext("tournament", "Round %(n)s"), { n: round }) : gettext("Challenge"),
         ": ", p.players.filter((n) => n !== username).join(", "), " · ", pairingResult(p),
         p.match ? [" · ", link(`/match/${p.match}`, gettext("match"))] : null))) : null,
     buttons.length ? h("div", { class: "actions" }, buttons) : null,
