@@ -26,7 +26,7 @@ export function formatText(format) {
 /** @param {string} status */
 export function statusText(status) {
   return {
-    open: pgettext("tournament", "taking entries"),
+    entry: pgettext("tournament", "taking entries"),
     running: pgettext("tournament", "running"),
     finished: pgettext("tournament", "finished"),
     cancelled: pgettext("tournament", "cancelled"),
@@ -77,7 +77,7 @@ export function summaryFacts(t) {
     t.rounds ? ` · ${interpolate(ngettext("%(n)s round", "%(n)s rounds", t.rounds),
       { n: t.rounds })}` : "",
     ` · ${entrants} · `, t.rated ? gettext("rated") : gettext("casual"), " · ",
-    t.status === "open" ? withTime(gettext("starts %(time)s"), t.starts_at) : statusText(t.status),
+    t.status === "entry" ? withTime(gettext("starts %(time)s"), t.starts_at) : statusText(t.status),
   ];
 }
 

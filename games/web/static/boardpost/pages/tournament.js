@@ -177,7 +177,8 @@ function crosstable(t) {
         m.opponent ? interpolate(gettext("%(result)s against %(name)s"),
           { result: pointsText(m.result), name: m.opponent })
           : interpolate(gettext("%(result)s (bye)"), { result: pointsText(m.result) })])))))));
-  return h("section", { class: "card", "aria-labelledby": "crosstable-h" },
+  // The section is no landmark of its own: the box that scrolls is the region.
+  return h("section", { class: "card" },
     h("h2", { id: "crosstable-h" }, gettext("Crosstable")),
     h("div", { class: "scroll-box", tabindex: 0, role: "region",
       "aria-label": gettext("Crosstable") }, table));
@@ -214,7 +215,7 @@ function mySection(t, act) {
       onClick: () => act("join") }, gettext("Join")));
   }
   if (t.bots_allowed && s.created_by === session.username
-      && (s.status === "open" || (s.status === "running" && s.format !== "round_robin"))) {
+      && (s.status === "entry" || (s.status === "running" && s.format !== "round_robin"))) {
     const level = h("select", { id: "t-bot-level", "aria-label": gettext("Bot level") },
       [1, 2, 3, 4].map((n) => h("option", { value: n },
         interpolate(gettext("Level %(level)s"), { level: n }))));
@@ -222,7 +223,7 @@ function mySection(t, act) {
       id: "t-add-bot", onClick: () => act("join", { bot_level: Number(level.value) }) },
     gettext("Enter a bot"))));
   }
-  if (me && !me.withdrawn && s.status === "open") {
+  if (me && !me.withdrawn && s.status === "entry") {
     buttons.push(h("button", { type: "button", class: "secondary", id: "t-leave",
       onClick: () => act("leave") }, gettext("Leave")));
   }
@@ -240,7 +241,7 @@ function mySection(t, act) {
   const state = !me ? (session.token ? gettext("You have not entered.") : null)
     : me.withdrawn ? interpolate(gettext("You are out: %(why)s."), { why: withdrawnText(me.withdrawn) })
       : me.final_rank ? interpolate(gettext("You finished %(place)s."), { place: ordinal(me.final_rank) })
-        : s.status === "open" ? gettext("You have entered.") : gettext("You are playing.");
+        : s.status === "entry" ? gettext("You have entered.") : gettext("You are playing.");
   return h("section", { class: "card", "aria-labelledby": "mine-h", id: "my-entry" },
     h("h2", { id: "mine-h" }, gettext("You")),
     state ? h("p", { id: "my-state" }, state, me?.late ? ` ${gettext("(late entry: a half-point bye)")}` : "") : null,
@@ -281,13 +282,13 @@ export async function render(main, [id], ctx) {
         : null),
       h("p", { class: "muted" }, summaryFacts(s), " · ",
         interpolate(gettext("by %(name)s"), { name: s.created_by })),
-      s.status === "open" ? h("p", null, withTime(gettext("Starts %(time)s."), s.starts_at))
+      s.status === "entry" ? h("p", null, withTime(gettext("Starts %(time)s."), s.starts_at))
         : s.status === "running" && s.format !== "ladder"
           ? h("p", null, interpolate(gettext("Round %(n)s of %(total)s."),
             { n: s.current_round, total: s.rounds ?? "?" })) : h("p", null, statusText(s.status)),
       settingsList(t),
       mySection(t, act), status,
-      h("section", { class: "card", "aria-labelledby": "standings-h" },
+      h("section", { class: "card" },
         h("h2", { id: "standings-h" }, s.format === "ladder" ? gettext("The ladder")
           : gettext("Standings")),
         standingsTable(t, (name) => act("challenges", { username: name }))),

@@ -10,7 +10,7 @@ import { statusText, summaryItem } from "../tournaments.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 
-const STATUSES = ["open", "running", "finished", "cancelled"];
+const STATUSES = ["entry", "running", "finished", "cancelled"];
 
 /**
  * @param {HTMLElement} main @param {string[]} _params @param {PageContext} ctx
