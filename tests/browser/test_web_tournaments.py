@@ -12,7 +12,7 @@ from games.services import match_resign
 from games.tournaments.models import Entry, Pairing, Tournament
 from games.tournaments.services.due import tournament_advance
 from games.tournaments.services.ladder import ladder_order
-from tests.browser.test_web_vacation import _axe, _overflow
+from tests.browser.test_web_social import PHONES, _checked
 from tests.factories import UserFactory
 from tests.tournaments.helpers import running_pairings, started, tournament_with
 
@@ -27,15 +27,9 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-PHONES = ({"width": 360, "height": 780}, {"width": 390, "height": 844})
 # Per language: the browser's locale and the list page's heading.
 LANGUAGES = {"en": ("en-US", "Tournaments"), "fr": ("fr-FR", "Tournois"),
              "pt-br": ("pt-BR", "Torneios"), "ko": ("ko-KR", "토너먼트")}
-
-
-def _checked(page, viewport: dict, axe_source: str) -> None:
-    assert _overflow(page, viewport) <= 0
-    assert _axe(page, axe_source) == []
 
 
 def test_a_swiss_with_bots_created_joined_played_a_round_and_left(web, axe_source):

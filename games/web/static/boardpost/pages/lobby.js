@@ -126,6 +126,18 @@ export function optionField(game, option) {
   return { node: h("div", { class: "field" }, label, input, help), read, set, name: option.name };
 }
 
+/** The game options as a request's `config`: each field that holds a value.
+ * @param {OptionField[]} fields @returns {Object<string, unknown>} */
+export function configOf(fields) {
+  /** @type {Object<string, unknown>} */
+  const config = {};
+  for (const field of fields) {
+    const value = field.read();
+    if (value !== undefined) config[field.name] = value;
+  }
+  return config;
+}
+
 /** @param {Bot} bot */
 function botWords(bot) {
   // The description's first sentence names the bot ("<Game> level 1.", "<Game> niveau 1."):
@@ -313,12 +325,7 @@ function createForm(games, ctx) {
   node.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
-    /** @type {Object<string, unknown>} */
-    const config = {};
-    for (const field of fields) {
-      const value = field.read();
-      if (value !== undefined) config[field.name] = value;
-    }
+    const config = configOf(fields);
     const timeControl = chosenTimeControl(clock.value, weekendPause.checked);
     const body = {
       game: gameSelect.value, config, seats: seats.map((seat) => seat.read()),

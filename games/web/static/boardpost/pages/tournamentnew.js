@@ -8,7 +8,7 @@ import { chosenTimeControl, clockSelect } from "../clocks.js";
 import { clear, h, put } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 import { formatText } from "../tournaments.js";
-import { optionField } from "./lobby.js";
+import { configOf, optionField } from "./lobby.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 /** @typedef {import("../catalog.js").Game} Game */
@@ -145,12 +145,7 @@ export async function render(main, _params, ctx) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
-    /** @type {Object<string, unknown>} */
-    const config = {};
-    for (const field of fields) {
-      const value = field.read();
-      if (value !== undefined) config[field.name] = value;
-    }
+    const config = configOf(fields);
     const control = /** @type {Object<string, unknown>} */ (
       chosenTimeControl(clock.value, weekend.input.checked));
     control.vacation_allowed = vacation.input.checked;
