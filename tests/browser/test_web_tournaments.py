@@ -6,6 +6,8 @@ axe-core clean, in every language, no console error."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.services import match_resign
@@ -78,6 +80,14 @@ def test_a_swiss_with_bots_created_joined_played_a_round_and_left(web, axe_sourc
     assert Entry.objects.get(tournament=tournament, user=ada).withdrawal == "withdrew"
     page.goto("/player/ada")
     expect(page.locator("#tournament-history")).to_contain_text("Winter Swiss")
+    # The inbox's activity (in a fresh tab: the feed from its start) names the tournament's
+    # entries and links to them.
+    page.evaluate("sessionStorage.clear()")
+    page.goto("/")
+    expect(page.get_by_role("link", name="Winter Swiss: your match of round 2")).to_have_attribute(
+        "href", re.compile(r"^/match/"))
+    expect(page.get_by_role("link", name="Winter Swiss: withdrew")).to_have_attribute(
+        "href", f"/tournament/{tournament.id}")
 
 
 def test_a_ladder_challenge_from_the_ladder_page(web, axe_source):
