@@ -5,6 +5,7 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONCE
+from kombu import Exchange, Queue
 from whitenoise.compress import Compressor  # type: ignore[import-untyped]
 
 from config.database import database_settings
@@ -309,6 +310,20 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # by a worker of its own (scripts/run_local.py, docker/compose.yaml), so they never delay a
 # level-1 answer or a round's scoring on the default queue.
 BOTS_DEEP_QUEUE = env("BOTS_DEEP_QUEUE", default="bots-deep")
+# Every other task goes to the queue of its kind (games.services.scheduling.route_task): bot
+# moves, steps (a Nimalia round's scoring and every other automatic step), ratings,
+# notifications and sweeps, each named CELERY_QUEUE_PREFIX and its kind, each with workers of
+# its own in docker/compose.yaml. A worker started without a list of queues (make run's, a small
+# deployment's) consumes all of them and the default queue; the deep bots' queue is always
+# named (-Q).
+CELERY_QUEUE_PREFIX = env("CELERY_QUEUE_PREFIX", default="")
+CELERY_TASK_ROUTES = ("games.services.scheduling.route_task",)
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE,
+                 *(f"{CELERY_QUEUE_PREFIX}{kind}"
+                   for kind in ("bots", "steps", "ratings", "notifications", "sweeps")))
+]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -35,7 +35,7 @@ from games.services import (
     match_move_submit,
 )
 from tests.factories import UserFactory
-from tests.integration.conftest import ROOT, _database_url, holds_for, wait_until
+from tests.integration.conftest import ROOT, _database_url, holds_for, queue_env, wait_until
 from tests.integration.http import register
 from tests.integration.test_nimalia_worker import _play_to_round_end
 
@@ -59,7 +59,7 @@ class Beat:
         self.dir.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
                "DATABASE_URL": _database_url(), "BOARDPOST_CELERY_EAGER": "false",
-               "CELERY_TASK_DEFAULT_QUEUE": self.queue, "DUE_WORK_SWEEP_SECONDS": str(SWEEP),
+               **queue_env(self.queue), "DUE_WORK_SWEEP_SECONDS": str(SWEEP),
                "DEADLINE_SWEEP_SECONDS": "3600", **SWEEP_ENV}
         self.log = self.dir / "beat.log"
         self.process = subprocess.Popen(
