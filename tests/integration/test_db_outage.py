@@ -190,7 +190,8 @@ def play_through_an_outage(pg: PrivatePostgres, server: ApiServer, url: str) -> 
     answers = [answer for player in players for answer in player.answers]
     errors = [(what, status, body) for _, what, status, _, body in answers
               if status >= 500 and status != 503]
-    assert not errors, errors[:5]
+    tracebacks = [line for line in server.output().splitlines() if "Traceback" in line]
+    assert not errors, (errors[:5], tracebacks[-3:])
     unavailable = [(headers, body) for answered, _, status, headers, body in answers
                    if status == 503]
     assert unavailable, "no request noticed the outage"

@@ -21,7 +21,6 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -185,5 +184,4 @@ def test_a_postgresql_restart_behind_pgbouncer_answers_503_and_loses_no_move(sta
         seen = play_through_an_outage(stack.pg, server, stack.direct_url)
         print(f"\ngunicorn through PgBouncer: {seen}")
     finally:
-        Path(f"/tmp/pgb-server-{time.time():.0f}.log").write_text(server.output())
         server.stop()
