@@ -111,6 +111,23 @@ def transaction_pooling(config: dict[str, Any]) -> None:
     config.setdefault("OPTIONS", {})["prepare_threshold"] = None
 
 
+def databases(env: Any, default_url: str, *, pool: bool) -> dict[str, Any]:
+    """DATABASES: the primary (``default``, DATABASE_URL) and, when DATABASE_REPLICA_URL is
+    set, a streaming replica (``replica``, config.replica) with the same pool and pooler
+    settings; in the test suite the replica alias reads the test database (Django's MIRROR)
+    unless a test starts a real replica."""
+    entries = {"default": database_settings(env, default_url, pool=pool)}
+    if env("DATABASE_REPLICA_URL", default=""):
+        replica = database_settings(env, default_url, pool=pool, url_var="DATABASE_REPLICA_URL",
+                                    alias="replica")
+        # A replica that does not answer is given up on quickly: reads fall back to the primary.
+        replica.setdefault("OPTIONS", {})["connect_timeout"] = env.int(
+            "DB_REPLICA_CONNECT_TIMEOUT", default=1)
+        replica["TEST"] = {"MIRROR": "default"}
+        entries["replica"] = replica
+    return entries
+
+
 # A pooled connection idle for longer than this is checked with a round trip to the server.
 POOL_CHECK_IDLE_SECONDS = 30.0
 _last_checkout: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()

@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from config import replica
 from config.database import outage_log
 
 # --------------------------------------------------------------------------- the code registry
@@ -233,7 +234,7 @@ def database_unavailable(exc: BaseException) -> tuple[dict[str, Any], dict[str, 
     not per request) and drops this thread's broken connections, so the next request connects
     afresh (or takes a checked connection from the pool)."""
     outage_log.record(exc)
-    _drop_broken_connections()
+    _drop_broken_connections(exc)
     seconds = retry_after_seconds()
     body = envelope(SERVICE_UNAVAILABLE,
                     _("The service is temporarily unavailable. Retry in %(seconds)d seconds.")
@@ -242,10 +243,12 @@ def database_unavailable(exc: BaseException) -> tuple[dict[str, Any], dict[str, 
     return body, {"Retry-After": str(seconds)}
 
 
-def _drop_broken_connections() -> None:
+def _drop_broken_connections(exc: BaseException) -> None:
     for conn in connections.all(initialized_only=True):
         if conn.connection is None or conn.in_atomic_block:
             continue  # not connected, or an atomic block's exit deals with it
+        if conn.alias == replica.REPLICA and conn.errors_occurred:
+            replica.HEALTH.failed(exc)  # the next reads go to the primary
         try:
             conn.close_if_unusable_or_obsolete()
         except Exception:  # noqa: BLE001 - closing a dead connection may fail too

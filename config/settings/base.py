@@ -8,7 +8,7 @@ from csp.constants import NONCE
 from kombu import Exchange, Queue
 from whitenoise.compress import Compressor  # type: ignore[import-untyped]
 
-from config.database import database_settings
+from config.database import databases
 from config.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -63,6 +63,8 @@ MIDDLEWARE = [
     "config.token_calls.AuthenticationMiddleware",
     "config.token_calls.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A signed-in caller's write pins their reads to the primary for a while (config.replica).
+    "config.replica.ReplicaPinMiddleware",
     # A database outage escaping any view is answered 503, not 500.
     "config.exceptions.DatabaseUnavailableMiddleware",
     # Last: turns a sign-in refused for too many failures into the coded 429 answer.
@@ -92,9 +94,16 @@ _SQLITE_URL = f"sqlite:///{VAR_DIR / 'boardpost.sqlite3'}"
 # PostgreSQL connections come from a pool of at most DB_POOL_MAX_SIZE per process (see
 # config.database); DB_POOL=false turns it off. When the database cannot be reached, requests
 # are answered 503 with Retry-After: DB_RETRY_AFTER_SECONDS.
-DATABASES = {
-    "default": database_settings(env, _SQLITE_URL, pool=env.bool("DB_POOL", default=True)),
-}
+# DATABASE_REPLICA_URL adds a streaming read replica for lists, leaderboards, histories and
+# player pages (config.replica); DATABASE_POOLER=pgbouncer fits every entry to PgBouncer in
+# transaction mode.
+DATABASES = databases(env, _SQLITE_URL, pool=env.bool("DB_POOL", default=True))
+DATABASE_ROUTERS = ["config.replica.ReplicaRouter"]
+# Read-your-writes: a caller's reads stay on the primary this long after each of their writes.
+REPLICA_PIN_SECONDS = env.float("REPLICA_PIN_SECONDS", default=10.0)
+# A replica further behind than this serves no reads until it catches up; asked this often.
+REPLICA_MAX_LAG_SECONDS = env.float("REPLICA_MAX_LAG_SECONDS", default=5.0)
+REPLICA_CHECK_SECONDS = env.float("REPLICA_CHECK_SECONDS", default=1.0)
 DB_RETRY_AFTER_SECONDS = env.int("DB_RETRY_AFTER_SECONDS", default=3)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
