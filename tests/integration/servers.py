@@ -138,6 +138,21 @@ class PrivatePostgres:
                   "--auth=trust", "--no-sync", "-E", "UTF8")
         return self
 
+    def replica_of(self, primary: PrivatePostgres) -> PrivatePostgres:
+        """Make this instance a streaming replica of ``primary``: a base backup taken with
+        ``pg_basebackup -R`` (which writes the standby's connection settings), started as a hot
+        standby that replays what the primary streams."""
+        self._run(str(self.bindir / "pg_basebackup"), "-D", str(self.data), "-h", "127.0.0.1",
+                  "-p", str(primary.port), "-U", "postgres", "-X", "stream", "-R",
+                  "--checkpoint=fast", "--no-sync")
+        return self
+
+    def sql(self, query: str, database: str = "postgres") -> list[tuple]:
+        with psycopg.connect(self.url(database).replace("postgres://", "postgresql://", 1),
+                             autocommit=True) as conn:
+            cursor = conn.execute(query)
+            return cursor.fetchall() if cursor.description else []
+
     def start(self) -> None:
         options = (f"-p {self.port} -c listen_addresses=127.0.0.1 "
                    f"-c unix_socket_directories={self.root} -c max_connections=50 "
