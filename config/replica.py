@@ -138,13 +138,20 @@ def pinned(user_id: Any) -> bool:
     return cache.get(_pin_key(user_id)) is not None
 
 
+def in_transaction() -> bool:
+    """Whether this thread is inside a transaction on the primary (one of its own: not the
+    test runner's wrapping of a test case, as Django's ``durable`` check tells them apart)."""
+    return any(not getattr(block, "_from_testcase", False)
+               for block in connections[PRIMARY].atomic_blocks)
+
+
 def read_database(caller: Any = None) -> str:
     """The database a lag-tolerant read uses (see the module docstring); ``caller`` is the
     user reading, whose own recent writes pin them to the primary."""
     if not configured():
         return PRIMARY
     reason = "ok"
-    if connections[PRIMARY].in_atomic_block:
+    if in_transaction():
         reason = "transaction"
     elif getattr(caller, "is_authenticated", False) and pinned(caller.pk):
         reason = "pinned"

@@ -209,11 +209,9 @@ class QueueDepthCollector(Collector):
     def queues() -> list[str]:
         from celery import current_app
 
-        from games.services.scheduling import kind_queues
-
-        # The default queue, each kind's (bots, steps, ratings, notifications, sweeps) and the
-        # deep bots', named as this process routes them now.
-        names = {current_app.conf.task_default_queue, *kind_queues(),
+        # The queues the settings declare (the default queue and each kind's: bots, steps,
+        # ratings, notifications, sweeps), the deep bots' and any this process has sent to.
+        names = {current_app.conf.task_default_queue,
                  str(getattr(settings, "BOTS_DEEP_QUEUE", "bots-deep"))}
         names.update(current_app.amqp.queues.keys())
         return sorted(name for name in names if name)
