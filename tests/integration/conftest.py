@@ -94,6 +94,19 @@ class Worker:
         return self.log.read_text() if self.log.exists() else ""
 
 
+def stop_group(process: subprocess.Popen | None, timeout: float = 10) -> None:
+    """SIGTERM to the process group of ``process`` (started with ``start_new_session``), and
+    SIGKILL if it has not ended within ``timeout`` seconds."""
+    if process is None or process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
 def _database_url() -> str:
     params = connection.settings_dict
     host = params.get("HOST") or "127.0.0.1"

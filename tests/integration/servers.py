@@ -7,7 +7,6 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import psycopg
 
-from tests.integration.conftest import ROOT, wait_until
+from tests.integration.conftest import ROOT, stop_group, wait_until
 
 
 def free_port() -> int:
@@ -246,11 +245,5 @@ class PgBouncer:
         return self.logfile.read_text() if self.logfile.exists() else ""
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        stop_group(self.process)
         shutil.rmtree(self.root, ignore_errors=True)

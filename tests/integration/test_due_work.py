@@ -11,7 +11,6 @@ tests measure are "grace + sweep interval + the task's own time"; the figures ar
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -35,7 +34,14 @@ from games.services import (
     match_move_submit,
 )
 from tests.factories import UserFactory
-from tests.integration.conftest import ROOT, _database_url, holds_for, queue_env, wait_until
+from tests.integration.conftest import (
+    ROOT,
+    _database_url,
+    holds_for,
+    queue_env,
+    stop_group,
+    wait_until,
+)
 from tests.integration.http import register
 from tests.integration.test_nimalia_worker import _play_to_round_end
 
@@ -69,12 +75,7 @@ class Beat:
             start_new_session=True)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+        stop_group(self.process)
 
 
 @pytest.fixture

@@ -20,13 +20,12 @@ import shutil
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 import pytest
 
 from tests.games.helpers import first_nibble_take
-from tests.integration.http import HttpClient, register
+from tests.integration.http import HttpClient, all_at_once, register
 from tests.integration.servers import ApiServer, PgBouncer, PrivatePostgres
 from tests.integration.test_db_outage import (
     SERVER_POOL,
@@ -147,15 +146,7 @@ def test_many_processes_hold_many_clients_on_few_server_connections(stack):
 
         sampler = Sampler(stack)
         sampler.start()
-        start = threading.Barrier(REQUESTS)
-
-        def fire(call):
-            client, method, path, body = call
-            start.wait(timeout=60)
-            return method, client.request(method, path, body)
-
-        with ThreadPoolExecutor(max_workers=REQUESTS) as executor:
-            answers = list(executor.map(fire, calls))
+        answers = all_at_once(calls)
         time.sleep(0.5)
         most_servers, most_clients = sampler.stop()
 

@@ -127,21 +127,35 @@ def test_lists_read_the_replica_and_the_caller_reads_their_own_write(replicated)
         server.stop()
 
 
+def reads_fall_back(replicated: Replicated, server: ApiServer, reason: str, break_replica,
+                    mend_replica) -> None:
+    """With the replica broken (``break_replica``), another player's list still shows a match
+    just created (the read went to the primary) and the metric counts it under ``reason``."""
+    host, looker = players(server)
+    settle(replicated)
+    break_replica()
+    try:
+        status, created = host.post("/api/matches", {"game": "nibble", "config": {}})
+        assert status == 201, created
+        wait_until(lambda: created["id"] in open_ids(looker, "open"), timeout=30,
+                   message=f"the reads stayed on the replica ({reason})")
+        assert replica_reads(server, "default", reason) >= 1
+    finally:
+        mend_replica()
+    wait_until(replicated.caught_up, timeout=30, message="the replica did not catch up")
+    # Once it is back, the replica serves again.
+    read = replica_reads(server, "replica", "ok")
+    wait_until(lambda: open_ids(looker, "open") is not None
+               and replica_reads(server, "replica", "ok") > read, timeout=30,
+               message="the reads never went back to the replica")
+
+
 def test_a_lagging_replica_serves_nothing_and_the_metric_says_so(replicated):
+    # Once the replica is more than a second behind, the others read the primary.
     server = replicated.server(max_lag=1)
     try:
-        host, looker = players(server)
-        settle(replicated)
-        replicated.replay(False)
-        try:
-            status, created = host.post("/api/matches", {"game": "nibble", "config": {}})
-            assert status == 201, created
-            # Once the replica is more than a second behind, the others read the primary.
-            wait_until(lambda: created["id"] in open_ids(looker, "open"), timeout=30,
-                       message="the reads stayed on the lagging replica")
-            assert replica_reads(server, "default", "lagging") >= 1
-        finally:
-            replicated.replay(True)
+        reads_fall_back(replicated, server, "lagging", lambda: replicated.replay(False),
+                        lambda: replicated.replay(True))
     finally:
         server.stop()
 
@@ -149,21 +163,7 @@ def test_a_lagging_replica_serves_nothing_and_the_metric_says_so(replicated):
 def test_a_replica_that_is_down_leaves_the_reads_to_the_primary(replicated):
     server = replicated.server(max_lag=600)
     try:
-        host, looker = players(server)
-        settle(replicated)
-        replicated.replica.stop()
-        try:
-            status, created = host.post("/api/matches", {"game": "nibble", "config": {}})
-            assert status == 201, created
-            wait_until(lambda: created["id"] in open_ids(looker, "open"), timeout=30,
-                       message="the reads did not fall back to the primary")
-            assert replica_reads(server, "default", "down") >= 1
-        finally:
-            replicated.replica.start()
-        wait_until(replicated.caught_up, timeout=30, message="the replica did not catch up")
-        read = replica_reads(server, "replica", "ok")
-        wait_until(lambda: open_ids(looker, "open") is not None
-                   and replica_reads(server, "replica", "ok") > read, timeout=30,
-                   message="the reads never went back to the replica")
+        reads_fall_back(replicated, server, "down", replicated.replica.stop,
+                        replicated.replica.start)
     finally:
         server.stop()
