@@ -31,6 +31,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connections
+from django.utils.deprecation import MiddlewareMixin
 from prometheus_client import Counter
 
 from config.outages import Breaker
@@ -162,16 +163,13 @@ def read_database(caller: Any = None) -> str:
     return database
 
 
-class ReplicaPinMiddleware:
-    """After a successful unsafe request of a signed-in caller, pin them to the primary."""
+class ReplicaPinMiddleware(MiddlewareMixin):
+    """After a successful unsafe request of a signed-in caller, pin them to the primary. A
+    response hook only, and nothing to do for a GET: the live-update handler runs it too."""
 
     UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
-    def __init__(self, get_response: Any) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: Any) -> Any:
-        response = self.get_response(request)
+    def process_response(self, request: Any, response: Any) -> Any:
         if (request.method in self.UNSAFE and response.status_code < 400 and configured()
                 and getattr(getattr(request, "user", None), "is_authenticated", False)):
             pin(request.user.pk)

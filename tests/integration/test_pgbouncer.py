@@ -16,6 +16,7 @@ that it may be restarted, and a PgBouncer on a free port in front of it:
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 import time
@@ -58,7 +59,7 @@ class Stack:
 
 @pytest.fixture(scope="module")
 def stack():
-    if shutil.which("pgbouncer") is None:
+    if shutil.which("pgbouncer", path=f"{os.environ.get('PATH', '')}:/usr/sbin") is None:
         pytest.skip("PgBouncer is not installed (Debian's pgbouncer package)")
     pg = private_postgres_or_skip()
     bouncer = None

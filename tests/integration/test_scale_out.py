@@ -383,6 +383,9 @@ def _needs_services() -> None:
     for tool in ("bash", "pg_isready"):
         if subprocess.run(["which", tool], capture_output=True).returncode != 0:
             pytest.skip(f"the compose start scripts need {tool}")
+    if shutil.which("pgbouncer", path=f"{os.environ.get('PATH', '')}:/usr/sbin") is None:
+        pytest.skip("the compose file's pgbouncer service needs PgBouncer (Debian's pgbouncer "
+                    "package)")
 
 
 @pytest.fixture(scope="module")
