@@ -198,8 +198,12 @@ def test_every_service_runs_a_start_script_of_this_tree_that_the_scale_test_runs
             assert os.access(script, os.X_OK), f"{script} is not executable"
     scripts = sorted(str(path) for path in DOCKER.glob("*.sh"))
     assert scripts == sorted({part for argv in commands.values() for part in argv[:2]})
-    linted = subprocess.run([_tool("shellcheck"), *scripts], capture_output=True, text=True,
-                            timeout=120)
+    # The scripts the postgres image runs, mounted from docker/postgres/ (the replica's).
+    mounted = [COMPOSE_FILE.parent / volume.split(":")[0] for spec in services.values()
+               for volume in spec.get("volumes", []) if volume.startswith("./")]
+    assert mounted and all(path.exists() and os.access(path, os.X_OK) for path in mounted)
+    linted = subprocess.run([_tool("shellcheck"), *scripts, *map(str, mounted)],
+                            capture_output=True, text=True, timeout=120)
     assert linted.returncode == 0, linted.stdout
     # The scale test starts each of its processes with this same argv (ServiceProcess).
     assert ServiceProcess("web", "web", {"PORT": "1"}).argv == commands["web"]
@@ -405,6 +409,8 @@ def cluster():
         # This machine instead of the compose network: one PostgreSQL database of the test's
         # own, and one Redis database for the broker, the throttle cache and the wake-ups.
         "CELERY_BROKER_URL": _redis_url(),
+        # No read replica here (tests/integration/test_replica.py runs one).
+        "DATABASE_REPLICA_URL": "",
         "CACHE_URL": _redis_url(), "EVENTS_REDIS_URL": _redis_url(),
         # Tasks of this run only (other runs share the Redis database): queues of every kind
         # named after the run's.
