@@ -15,6 +15,7 @@ the most connections seen on each side, with the machine's load.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import socket
@@ -115,7 +116,11 @@ def measured(title: str, command: list[str], env: dict[str, str], direct: str,
         raise SystemExit(output.stderr[-3000:])
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--only", choices=["moves", "longpoll"],
+                        help="run one of the two benchmarks")
+    only = parser.parse_args(argv).only
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith("postgres"):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database (and CELERY_BROKER_URL)")
@@ -129,18 +134,19 @@ def main() -> int:
                "CELERY_BROKER_URL", "")}
     manage = [sys.executable, "manage.py"]
     try:
-        for workers in (1, 2, 4):
+        for workers in (1, 2, 4) if only != "longpoll" else ():
             measured(f"bench_api, {workers} gunicorn process(es) through PgBouncer",
                      [*manage, "bench_api", "--clients", "16", "--workers", str(workers),
                       "--seconds", str(SECONDS), "--rounds", "1"],
                      env, direct, bouncer, user, database)
-        measured("bench_longpoll, 1,000 clients on one uvicorn process through PgBouncer",
-                 [*manage, "bench_longpoll", "--clients", "1000", "--case", "broadcast"],
-                 env, direct, bouncer, user, database)
+        if only != "moves":
+            measured("bench_longpoll, 1,000 clients on one uvicorn process through PgBouncer",
+                     [*manage, "bench_longpoll", "--clients", "1000", "--case", "broadcast"],
+                     env, direct, bouncer, user, database)
     finally:
         bouncer.stop()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
