@@ -270,6 +270,10 @@ class UserEvent(models.Model):
         # not cover (with that move's key, as the player saw it), or its reply was refused.
         PLAN_NOT_COVERED = "plan_not_covered"
         PLAN_DROPPED = "plan_dropped"
+        # Someone wrote in the chat of a match the player sits in (at most one entry per match
+        # per quiet period, games.people.notices), and a moderator's warning to the player.
+        CHAT = "chat"
+        WARNED = "warned"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="events")
@@ -335,7 +339,8 @@ class RatingChange(models.Model):
 
 
 class AuditEntry(models.Model):
-    """One staff action (abort, adjudicate, ban, unban), with who did it, to what and why.
+    """One staff action (abort, adjudicate, ban, unban, and the answers to reports: dismiss,
+    warn, mute chat, shadow-ban), with who did it, to what and why.
     Append-only, like the move log: entries are written by games.services.moderation and only
     ever read afterwards."""
 
@@ -344,6 +349,11 @@ class AuditEntry(models.Model):
         ADJUDICATE = "adjudicate"
         BAN = "ban"
         UNBAN = "unban"
+        # Answers to players' reports (games.people.moderation).
+        DISMISS = "dismiss"
+        WARN = "warn"
+        MUTE_CHAT = "mute_chat"
+        SHADOW_BAN = "shadow_ban"
 
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                               related_name="+")
@@ -363,8 +373,9 @@ class AuditEntry(models.Model):
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["-at", "-id"], name="audit_entry_at")]
         constraints = [
-            models.CheckConstraint(condition=Q(action__in=["abort", "adjudicate", "ban", "unban"]),
-                                   name="audit_entry_action_valid"),
+            models.CheckConstraint(condition=Q(action__in=[
+                "abort", "adjudicate", "ban", "unban", "dismiss", "warn", "mute_chat",
+                "shadow_ban"]), name="audit_entry_action_valid"),
             models.CheckConstraint(condition=~Q(reason=""), name="audit_entry_reason_given"),
         ]
         permissions = [

@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "games",
     "games.web",
     "games.notify",
+    "games.people",
     "games.benchmarks",
 ]
 
@@ -176,6 +177,9 @@ REST_FRAMEWORK = {
         "guest": env("THROTTLE_GUEST", default="300/hour"),
         "guest_user": env("THROTTLE_GUEST_USER", default="300/min"),
         "longpoll": env("THROTTLE_LONGPOLL", default="3000/min"),
+        # Chat lines said, and reports filed, per player (games.people).
+        "chat": env("THROTTLE_CHAT", default="10/min"),
+        "report": env("THROTTLE_REPORT", default="20/day"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -248,7 +252,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.8.0",
+    "VERSION": "2.9.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -260,6 +264,10 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.api.error_codes_hook",
                              "games.api.schemas.game_types_hook"],
+    # Enums that share a field name with another's get names of their own.
+    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
+                            "ReportStatusEnum": ["open", "dismissed", "acted"],
+                            "StatusEnum": ["open", "active", "finished", "aborted"]},
 }
 
 # Throttle counters live in the cache: set CACHE_URL (e.g. redis://...) when several processes
@@ -418,6 +426,21 @@ VACATION_RETURN_MINIMUM_SECONDS = env.int("VACATION_RETURN_MINIMUM_SECONDS", def
 CELERY_BEAT_SCHEDULE["sweep-vacations"] = {
     "task": "games.vacations_sweep",
     "schedule": env.float("VACATION_SWEEP_SECONDS", default=60.0),
+}
+# Match chat and reports (games.people, docs/social.md): a line's length; a line the same as
+# the author's previous one in the match within this many seconds is dropped; links need an
+# account this many days old; a seat is told of chat once per match per quiet period; lines
+# are kept this many days after they were said, answered reports this many days after their
+# answer.
+CHAT_LINE_MAX_CHARS = env.int("CHAT_LINE_MAX_CHARS", default=200)
+CHAT_DUPLICATE_SECONDS = env.int("CHAT_DUPLICATE_SECONDS", default=600)
+CHAT_LINK_MIN_ACCOUNT_DAYS = env.int("CHAT_LINK_MIN_ACCOUNT_DAYS", default=7)
+CHAT_NOTICE_QUIET_SECONDS = env.int("CHAT_NOTICE_QUIET_SECONDS", default=900)
+CHAT_KEEP_DAYS = env.int("CHAT_KEEP_DAYS", default=365)
+REPORTS_KEEP_DAYS = env.int("REPORTS_KEEP_DAYS", default=730)
+CELERY_BEAT_SCHEDULE["people-sweep"] = {
+    "task": "games.people_sweep",
+    "schedule": env.float("PEOPLE_SWEEP_SECONDS", default=3600.0),
 }
 # Real-time matches (Nimble races) end as a stalemate after this long without any action.
 REALTIME_IDLE_SECONDS = env.int("REALTIME_IDLE_SECONDS", default=90)

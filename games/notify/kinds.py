@@ -31,6 +31,7 @@ KIND_OF: dict[str, Kind] = {
     UserEvent.Type.AUTO_VACATION_STARTED: Kind.AUTO_VACATION_STARTED,
     UserEvent.Type.PLAN_NOT_COVERED: Kind.PLAN_NOT_COVERED,
     UserEvent.Type.PLAN_DROPPED: Kind.PLAN_DROPPED,
+    UserEvent.Type.CHAT: Kind.CHAT,
 }
 NOTIFIED_TYPES = frozenset(KIND_OF)
 
@@ -47,6 +48,8 @@ DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.AUTO_VACATION_STARTED: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.PLAN_NOT_COVERED: {Channel.PUSH: True, Channel.EMAIL: False},
     Kind.PLAN_DROPPED: {Channel.PUSH: True, Channel.EMAIL: False},
+    # A chat entry goes out at most once per match per quiet period (games.people.notices).
+    Kind.CHAT: {Channel.PUSH: True, Channel.EMAIL: False},
 }
 
 # The words are in the active language: the recipient's (games.notify.delivery and
@@ -72,6 +75,7 @@ LABELS: dict[str, str] = _Translated({
     Kind.AUTO_VACATION_STARTED: gettext_noop("a vacation started instead of a timeout"),
     Kind.PLAN_NOT_COVERED: gettext_noop("a move your plan did not cover"),
     Kind.PLAN_DROPPED: gettext_noop("your plan could not be played"),
+    Kind.CHAT: gettext_noop("a line in your match's chat"),
 })
 
 
@@ -159,6 +163,13 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
         title, body = _plan_words(kind, game)
         return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                        tag=f"{kind}:{match or entry.get('id')}")
+    if kind == Kind.CHAT:
+        # Who wrote, never what: the line is read in the match, where its rules apply.
+        by = data.get("by")
+        title = (_("%(game)s: %(player)s wrote in the chat") % {"game": game, "player": by}
+                 if by else _("%(game)s: a new line in the chat") % {"game": game})
+        return Message(kind=str(kind), title=title, body=_("Open the match to read it."),
+                       path=path, match=match, tag=f"{kind}:{match or entry.get('id')}")
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
         title = _("Your turn in %(game)s") % {"game": game}

@@ -14,7 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.exceptions import GuestNotAllowed
+from accounts.blocks import blocked_in_games, blocks_in_games
+from accounts.exceptions import GuestNotAllowed, PlayerBlocked
+from accounts.invitations import invitation_check
 from accounts.models import User
 from accounts.services import guest_touch
 from games.catalog import game as game_spec
@@ -193,6 +195,9 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
             if invited is None or invited.is_bot or invited.is_guest:
                 raise InvalidSeats(_("Seat %(seat)d: no player called %(name)r.")
                                    % {"seat": index + 1, "name": spec.username}, seat=index)
+            if invited.pk != user.pk:
+                # The invited player's setting and blocks (a rematch offer is one too).
+                invitation_check(inviter=user, invitee=invited, seat=index)
             resolved.append(invited)
         elif spec.kind == "bot":
             bot = User.objects.filter(is_bot=True, bot_game=game, bot_level=spec.level).first() \
@@ -230,12 +235,26 @@ def match_join(*, user: User, match_id: UUID) -> Match:
         free = next((seat for seat in locked.seats if seat.is_open), None)
         if free is None:
             raise MatchFull()
+        _check_blocks(user, locked)
         free.user = user
         free.joined_at = timezone.now()
         free.save(update_fields=["user", "joined_at"])
     match.save(update_fields=["updated_at"])
     _start_if_full(locked)
     return match
+
+
+def _check_blocks(user: User, locked: LockedMatch) -> None:
+    """Players a games block stands between never sit together through an open seat: the
+    joiner who blocked a seated player is told so (``PlayerBlocked``); one a seated player
+    blocked gets the answer of a full match, as anyone might, and is not told why."""
+    seated = [seat.user_id for seat in locked.seats
+              if seat.user_id is not None and not seat.is_bot]
+    if not blocked_in_games(user.pk, seated):
+        return
+    if any(blocks_in_games(user.pk, other) for other in seated):
+        raise PlayerBlocked()
+    raise MatchFull()
 
 
 @transaction.atomic

@@ -38,14 +38,14 @@ from games.services.notifications import match_changed
 logger = logging.getLogger(__name__)
 
 
-def _reason(reason: str) -> str:
+def reason_checked(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise ValueError("A moderation action needs a reason.")
     return reason
 
 
-def _audit(*, actor: User, action: str, reason: str, match: Match | None = None,
+def audit_record(*, actor: User, action: str, reason: str, match: Match | None = None,
            user: User | None = None, **data: Any) -> AuditEntry:
     target = f"{match.game} match {match.id}" if match is not None else (
         user.username if user is not None else "")
@@ -62,7 +62,7 @@ def match_abort_by_staff(*, actor: User, match_id: UUID | str, reason: str,
                          expected_version: int | None = None) -> AuditEntry:
     """Call off a running (open or active) match, whatever has been played: it ends as
     aborted, is never rated, and its players are told as for any abort."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     locked = match_lock(match_id=match_id)
     match = locked.match
     if not match.is_running:
@@ -70,8 +70,8 @@ def match_abort_by_staff(*, actor: User, match_id: UUID | str, reason: str,
     version_check(match, expected_version)
     status_before = match.status
     _recording.abort(locked=locked, reason=movelog.ABORTED)
-    return _audit(actor=actor, action=AuditEntry.Action.ABORT, reason=reason, match=match,
-                  version=match.version, status_before=status_before)
+    return audit_record(actor=actor, action=AuditEntry.Action.ABORT, reason=reason,
+                        match=match, version=match.version, status_before=status_before)
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def match_adjudicate(*, actor: User, match_id: UUID | str, decision: Decision, r
     """End an active match with a declared result, recorded in its log as a system entry
     (``_recording.decide``). ``rated=False`` makes a rated match unrated first, so the result
     does not count towards ratings; a match that was never rated stays so."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     locked = match_lock(match_id=match_id)
     match = locked.match
     if match.status == Match.Status.OPEN:
@@ -122,9 +122,10 @@ def match_adjudicate(*, actor: User, match_id: UUID | str, decision: Decision, r
         match.rated = False
         match.save(update_fields=["rated"])
     move = _recording.decide(locked=locked, outcome=outcome)
-    return _audit(actor=actor, action=AuditEntry.Action.ADJUDICATE, reason=reason, match=match,
-                  seq=move.seq, ranks=list(outcome.ranks), winners=sorted(outcome.winners),
-                  draw=decision.draw, rated=match.rated, was_rated=was_rated)
+    return audit_record(actor=actor, action=AuditEntry.Action.ADJUDICATE, reason=reason,
+                        match=match, seq=move.seq, ranks=list(outcome.ranks),
+                        winners=sorted(outcome.winners), draw=decision.draw, rated=match.rated,
+                        was_rated=was_rated)
 
 
 @dataclass
@@ -149,7 +150,7 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
     (every writer locks one match, or several in this order, so none waits on another in a
     circle). Idempotent: banning a banned player records nothing new but still leaves any
     match left running."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     user = User.objects.select_for_update().get(pk=user_id)
     if user.is_bot:
         raise ValueError("Bot accounts are not banned; they have no tokens or sessions.")
@@ -170,9 +171,9 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
         if done:
             result.matches[str(match_id)] = done
     if newly:
-        result.entry = _audit(actor=actor, action=AuditEntry.Action.BAN, reason=reason,
-                              user=user, tokens_revoked=result.tokens_revoked,
-                              sessions_ended=result.sessions_ended, matches=result.matches)
+        result.entry = audit_record(actor=actor, action=AuditEntry.Action.BAN, reason=reason,
+                                    user=user, tokens_revoked=result.tokens_revoked,
+                                    sessions_ended=result.sessions_ended, matches=result.matches)
     return result
 
 
@@ -217,10 +218,10 @@ def user_unban(*, actor: User, user_id: int, reason: str) -> AuditEntry | None:
     """Let a banned player back in: the account is active again (they sign in with their
     password for a new token). Matches a ban left stay as they ended. Returns the audit entry,
     or None when the account was active already."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     user = User.objects.select_for_update().get(pk=user_id)
     if user.is_active:
         return None
     user.is_active = True
     user.save(update_fields=["is_active"])
-    return _audit(actor=actor, action=AuditEntry.Action.UNBAN, reason=reason, user=user)
+    return audit_record(actor=actor, action=AuditEntry.Action.UNBAN, reason=reason, user=user)

@@ -42,6 +42,8 @@ VACATIONS_SWEEP = "games.vacations_sweep"
 NOTIFY_DELIVER = "games.notify_deliver"
 NOTIFY_DIGEST_SEND = "games.notify_digest_send"
 NOTIFY_SWEEP = "games.notify_sweep"
+# The chat's periodic clean-up (games.people.tasks, which names it too).
+PEOPLE_SWEEP = "games.people_sweep"
 
 # Every task goes to the queue of its kind, so that one kind of work never waits behind
 # another: a flood of bot moves never delays a round's scoring that every player of the match
@@ -62,6 +64,7 @@ KIND_OF_TASK = {
     VACATIONS_SWEEP: SWEEPS,
     GUESTS_IDLE_DELETE: SWEEPS,
     NOTIFY_SWEEP: SWEEPS,
+    PEOPLE_SWEEP: SWEEPS,
 }
 
 
