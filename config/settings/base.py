@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "games.web",
     "games.notify",
     "games.people",
+    "games.tournaments",
     "games.benchmarks",
 ]
 
@@ -252,7 +253,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.9.0",
+    "VERSION": "2.10.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -260,6 +261,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Both a match and a tournament have a status: each keeps a name of its own.
+    "ENUM_NAME_OVERRIDES": {"StatusEnum": ["open", "active", "finished", "aborted"],
+                            "TournamentStatusEnum": ["entry", "running", "finished",
+                                                     "cancelled"]},
     # Each error response lists its codes; the default hook (enum components) still runs.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.api.error_codes_hook",
@@ -423,6 +428,13 @@ VACATION_CAP_DAYS = env.float("VACATION_CAP_DAYS", default=30.0)
 # A seat whose turn runs when its player's vacation ends gets at least this long to move (never
 # more than its match's turn or bank maximum; games.clocks.clock.returning_minimum).
 VACATION_RETURN_MINIMUM_SECONDS = env.int("VACATION_RETURN_MINIMUM_SECONDS", default=86400)
+# Tournaments: the sweep that moves them on (starts, rounds, challenge expiry, results not yet
+# acted on; games.tournaments.services.due), and how long before the start entrants are told.
+CELERY_BEAT_SCHEDULE["sweep-tournaments"] = {
+    "task": "games.tournaments_sweep",
+    "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=30.0),
+}
+TOURNAMENT_STARTS_SOON_SECONDS = env.int("TOURNAMENT_STARTS_SOON_SECONDS", default=3600)
 CELERY_BEAT_SCHEDULE["sweep-vacations"] = {
     "task": "games.vacations_sweep",
     "schedule": env.float("VACATION_SWEEP_SECONDS", default=60.0),

@@ -87,7 +87,8 @@ user_events = documented(
         "match_finished, match_aborted, rating_changed, vacation_ending, vacation_ended, "
         "auto_vacation_started, plan_not_covered, plan_dropped, chat (someone wrote in the "
         "players' chat of your match; at most one per match per quiet period), warned (a "
-        "moderator's warning). "
+        "moderator's warning), tournament_starts_soon, tournament_round, tournament_withdrawn, "
+        "tournament_finished. "
         "When there are none and `wait` > "
         "0, the answer waits for the next entry or `wait` seconds. Token authentication "
         "only."),

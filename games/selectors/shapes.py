@@ -255,7 +255,12 @@ class UserEvent(TypedDict):
         "and `runs_out_at` (auto_vacation_started, with the match whose deadline passed), "
         "`version` and `key` (plan_not_covered: the other seat's move, as you saw it, that "
         "your plan did not cover; plan_dropped also with `cause`: the engine's code for a "
-        "refused reply, or chain_limit), `by` (chat: who wrote; warned: nothing).")]
+        "refused reply, or chain_limit); `by` (chat: who wrote; warned: nothing); for the "
+        "tournament entries, `tournament` (its id) and "
+        "`name`, with `starts_at` (tournament_starts_soon), `round` (tournament_round, null "
+        "for a ladder challenge; the entry's match is the new match), `reason` (withdrew, "
+        "no_show or disqualified: tournament_withdrawn), `place` and `cancelled` "
+        "(tournament_finished).")]
     created_at: datetime
 
 

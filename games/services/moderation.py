@@ -46,9 +46,14 @@ def reason_checked(reason: str) -> str:
 
 
 def audit_record(*, actor: User, action: str, reason: str, match: Match | None = None,
-           user: User | None = None, **data: Any) -> AuditEntry:
-    target = f"{match.game} match {match.id}" if match is not None else (
-        user.username if user is not None else "")
+                 user: User | None = None, target: str | None = None,
+                 **data: Any) -> AuditEntry:
+    """Append an audit entry of ``action`` (``target``: what it was about, as shown in lists;
+    by default the match, else the user)."""
+    reason = reason_checked(reason)
+    if target is None:
+        target = f"{match.game} match {match.id}" if match is not None else (
+            user.username if user is not None else "")
     entry = AuditEntry.objects.create(actor=actor, action=action, match=match, target_user=user,
                                       target=target[:200], reason=reason, data=data)
     # Ids only: never the reason (staff may quote a player) nor anything of the game state.
@@ -82,11 +87,12 @@ class Decision:
     draw: bool = False
 
 
-def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision) -> Outcome:
+def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision,
+                     reason: str = movelog.ADJUDICATED) -> Outcome:
     """The outcome ``decision`` gives ``match`` (``seats``: its seats): winners share first
     place, the other seats in play the next one, and seats that already left rank below them
     all, the first to leave last (as the games rank forfeits). No game scores are invented:
-    every score is 0."""
+    every score is 0. ``reason``: who declares it (staff; a tournament, ``SETTLED``)."""
     left = sorted((seat for seat in seats if seat.forfeited_at is not None),
                   key=lambda seat: (seat.forfeited_at, seat.index))
     in_play = [seat.index for seat in seats if seat.forfeited_at is None]
@@ -99,7 +105,25 @@ def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision) ->
         raise ValueError("No seat is in play.")
     keys = {index: 0 if decision.draw or index in decision.winners else 1 for index in in_play}
     ranks = forfeit_ranks(match.num_players, keys, [seat.index for seat in left])
-    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=movelog.ADJUDICATED)
+    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=reason)
+
+
+def match_settle(*, match_id: UUID | str, decision: Decision) -> bool:
+    """Decide a running match for an event it belongs to (a tournament whose players all
+    withdrew from it, an unanswered ladder challenge): the result ``decision`` declares, with
+    the reason ``movelog.SETTLED``, recorded like an adjudication and never rated. Returns
+    False when the match was not running (nothing is written). The caller holds the
+    transaction."""
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if locked is None or locked.match.status != Match.Status.ACTIVE:
+        return False
+    match = locked.match
+    if match.rated:
+        match.rated = False
+        match.save(update_fields=["rated"])
+    _recording.decide(locked=locked, outcome=declared_outcome(match, locked.seats, decision,
+                                                              reason=movelog.SETTLED))
+    return True
 
 
 @transaction.atomic
@@ -167,17 +191,23 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
                                                                   Match.Status.ACTIVE])
                .order_by("id").values_list("id", flat=True).distinct())
     for match_id in list(running):
-        done = _leave_for_ban(user=user, match_id=match_id)
+        done = player_leave(user=user, match_id=match_id)
         if done:
             result.matches[str(match_id)] = done
     if newly:
         result.entry = audit_record(actor=actor, action=AuditEntry.Action.BAN, reason=reason,
                                     user=user, tokens_revoked=result.tokens_revoked,
-                                    sessions_ended=result.sessions_ended, matches=result.matches)
+                                    sessions_ended=result.sessions_ended,
+                                    matches=result.matches)
     return result
 
 
-def _leave_for_ban(*, user: User, match_id: UUID) -> str | None:
+def player_leave(*, user: User, match_id: UUID, reason: str = movelog.BANNED) -> str | None:
+    """Take ``user`` out of a running match the way the rules let a player leave it, under
+    the match's lock: an invitation not accepted is withdrawn (the seat opens again), a match
+    nobody has moved in is aborted, and in any other the seat forfeits with ``reason``
+    (``movelog.BANNED``, ``DISQUALIFIED``). Returns what was done ("seat_reopened",
+    "aborted", "forfeited"), or None when the user had nothing left to leave there."""
     locked = match_lock(match_id=match_id, missing_ok=True)
     if locked is None or not locked.match.is_running:
         return None
@@ -197,7 +227,7 @@ def _leave_for_ban(*, user: User, match_id: UUID) -> str | None:
     if not match.moves.filter(kind=Move.Kind.MOVE).exists():
         _recording.abort(locked=locked, reason=movelog.ABORTED)
         return "aborted"
-    seat_forfeit(locked=locked, seat=seat, reason=movelog.BANNED)
+    seat_forfeit(locked=locked, seat=seat, reason=reason)
     return "forfeited"
 
 
