@@ -42,8 +42,12 @@ VACATIONS_SWEEP = "games.vacations_sweep"
 NOTIFY_DELIVER = "games.notify_deliver"
 NOTIFY_DIGEST_SEND = "games.notify_digest_send"
 NOTIFY_SWEEP = "games.notify_sweep"
-# The chat's periodic clean-up (games.people.tasks, which names it too).
+# The chat's periodic clean-up (games.people.tasks, which names it too), a tournament's next
+# step (a round paired and started, its end recorded) and the tournaments' sweep
+# (games.tournaments, which names them too).
 PEOPLE_SWEEP = "games.people_sweep"
+TOURNAMENT_ADVANCE = "games.tournament_advance"
+TOURNAMENTS_SWEEP = "games.tournaments_sweep"
 
 # Every task goes to the queue of its kind, so that one kind of work never waits behind
 # another: a flood of bot moves never delays a round's scoring that every player of the match
@@ -56,6 +60,7 @@ KIND_OF_TASK = {
     MATCH_BOT_MOVE_PLAY: BOTS,
     MATCH_BOT_RACE_TICK: BOTS,
     MATCH_SYSTEM_STEP_RUN: STEPS,
+    TOURNAMENT_ADVANCE: STEPS,
     MATCH_RATE: RATINGS,
     NOTIFY_DELIVER: NOTIFICATIONS,
     NOTIFY_DIGEST_SEND: NOTIFICATIONS,
@@ -65,6 +70,7 @@ KIND_OF_TASK = {
     GUESTS_IDLE_DELETE: SWEEPS,
     NOTIFY_SWEEP: SWEEPS,
     PEOPLE_SWEEP: SWEEPS,
+    TOURNAMENTS_SWEEP: SWEEPS,
 }
 
 
