@@ -608,11 +608,13 @@ def test_the_processes_hold_many_connections_to_pgbouncer_and_postgresql_serves_
     burst of requests over all the servers keeps PostgreSQL's server connections within
     PgBouncer's pool while PgBouncer holds many more client connections."""
     players = cluster.players(8, "burst")
-    servers = [*cluster.web, *cluster.events]
-    # As many clients at once as each server has pooled connections (a web server's two
-    # gunicorn workers 4 each, an events server 4), so that none waits for its own pool.
+    # The web servers: as many clients at once as each has pooled connections (two gunicorn
+    # workers, 4 each), so that none waits for its own pool. The events servers' pools are
+    # their long-poll threads' (LONG_POLL_DB_THREADS), and hold their connections to PgBouncer
+    # all along.
+    servers = cluster.web
     clients = [HttpClient(server.url, player[0].token) for server in servers
-               for player in players[:8 if server in cluster.web else 4]]
+               for player in players]
     servers_seen: list[int] = []
     clients_seen: list[int] = []
     halt = threading.Event()
@@ -631,7 +633,8 @@ def test_the_processes_hold_many_connections_to_pgbouncer_and_postgresql_serves_
     halt.set()
     sampler.join(timeout=10)
     assert {status for statuses in answers for status in statuses} == {200}
-    print(f"\n{len(servers)} servers and {len(cluster.workers) + len(cluster.steps) + 3} "
+    print(f"\n{len(servers) + len(cluster.events)} servers and "
+          f"{len(cluster.workers) + len(cluster.steps) + 3} "
           f"workers: PgBouncer held up to {max(clients_seen)} client connections, PostgreSQL "
           f"served up to {max(servers_seen)} (PgBouncer's pool: {BOUNCER_POOL})")
     assert 0 < max(servers_seen) <= BOUNCER_POOL
