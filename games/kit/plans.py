@@ -128,7 +128,8 @@ class PlanIllegalKey(PlanError):
 
 
 class PlanIllegalReply(PlanError):
-    """A reply move is not legal where it would be played (`extra.cause`, `extra.rule`).
+    """A move of the planner (a reply, or an opening's own move) is not legal where it would
+    be played (`extra.cause`, `extra.rule`).
 
     The engine refuses it in the position it would be played in, or it is placed after a move
     that reveals something; ``extra["cause"]`` is the engine's error code (or
@@ -140,7 +141,8 @@ class PlanIllegalReply(PlanError):
 class PlanUnreachable(PlanError):
     """Branches follow a point where the plan cannot go on (`extra.reason`).
 
-    ``extra["reason"]`` is ``match_over``, ``planner_to_act`` or ``revealed``."""
+    ``extra["reason"]`` is ``match_over``, ``planner_to_act`` or ``revealed`` (also: an
+    opening holds a move that turns up something hidden)."""
 
     code = "plan_unreachable"
 
