@@ -377,9 +377,12 @@ function planBoard(container, pick) {
     pick.rerender();
   };
   const grid = h("div", { class: "nibble-board live", role: "group", id: "plan-board",
-    "aria-label": gettext("The board along the plan") });
+    "aria-label": gettext("The board along the plan") },
+  h("div", { class: "board-row coords", "aria-hidden": "true" }, h("span", { class: "coord corner" }),
+    [...LETTERS].map((letter) => h("span", { class: "coord" }, letter))));
   for (let r = 0; r < 9; r += 1) {
-    const row = h("div", { class: "board-row" });
+    const row = h("div", { class: "board-row" },
+      h("span", { class: "coord", "aria-hidden": "true" }, String(r + 1)));
     for (let c = 0; c < 9; c += 1) {
       const id = key([r, c]);
       const colour = board[r][c];
