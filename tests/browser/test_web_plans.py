@@ -174,3 +174,39 @@ def test_a_match_created_without_plans_shows_no_plan(pages):
     expect(page.locator("#match")).to_have_attribute("data-status", "active")
     expect(page.locator("#board .nibble-board")).to_be_visible()
     expect(page.locator("#plan")).to_be_hidden()
+
+
+def test_a_nimble_plan_picked_from_the_lists_of_actions(pages):
+    gil = UserFactory(username="gil")
+    hal = UserFactory(username="hal")
+    match = match_create(user=gil, game="nimble", config={"mode": "turns"}, rated=False,
+                         seats=[SeatSpec("me"), SeatSpec("user", username="hal")])
+    match_join(user=hal, match_id=match.id)
+    match.refresh_from_db()
+    mover = match.actors[0]
+    planner, other = ((gil, hal), (hal, gil))[mover == 0]
+    page = pages.page_as(planner, PHONE_390)
+    page.goto(f"/match/{match.id}")
+    page.click("#plan-edit")
+    expect(page.locator("#plan-mine")).to_have_count(0)
+    page.locator('#plan-theirs button[data-plan-action="end_turn"]').click()
+    page.locator('#plan-mine button[data-plan-action="end_turn"]').click()
+    expect(page.locator("#plan-tree li .plan-moves")).to_have_text(
+        f"{other.username}: End turn → you: End turn")
+    # A flip of theirs is keyed by the card it would show.
+    page.click("#plan-to-start")
+    page.select_option("#plan-flip-frame", "green")
+    page.select_option("#plan-flip-circle", "purple")
+    page.locator('#plan-theirs button[data-plan-action="flip"]').click()
+    expect(page.locator("#plan-tree > ul > li")).to_have_count(2)
+    expect(page.locator("#plan-tree li").nth(1)).to_contain_text("flipped")
+    assert _overflow(page, PHONE_390) <= 0
+    page.click("#plan-save")
+    expect(page.locator("#plan-message")).to_have_text("Plan saved.")
+    saved = _plan_of(pages.base_url, token_for(planner), match.id)["plan"]
+    assert saved[1]["on"] == {"action": "flip",
+                              "card": {"set": mover, "frame": "green", "circle": "purple"}}
+    _move(pages.base_url, token_for(other), match.id, {"action": "end_turn"}, match.version)
+    played = page.locator('#move-log li[data-by-plan="true"]')
+    expect(played).to_have_count(1)
+    expect(played).to_contain_text(f"{planner.username}: ended the turn (by plan)")

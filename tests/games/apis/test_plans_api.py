@@ -195,3 +195,15 @@ def test_an_opening_takes_no_nimble_flip(client_for, alice, bob):
                        detail["version"])
     body = assert_error(refused, 422, "plan_unreachable")
     assert body["extra"] == {"path": [0, "mine", 0], "reason": "revealed"}
+
+
+def test_a_real_time_match_never_takes_a_plan(client_for, alice, bob):
+    created = create_match(client_for(alice), game="nimble", config={"mode": "race"})
+    assert created["plans"] is True
+    assert client_for(bob).post(match_url(created["id"], "join"), {},
+                                format="json").status_code == 200
+    version = client_for(alice).get(match_url(created["id"])).json()["version"]
+    for client in (client_for(alice), client_for(bob)):
+        for plan in ([{"on": {"action": "end_turn"}}], [{"mine": [{"action": "end_turn"}]}]):
+            assert_error(put_plan(client, created["id"], plan, version), 409,
+                         "plans_unavailable")
