@@ -460,6 +460,13 @@ def web_pages(request, browser, server_url: str) -> Iterator[Web]:
 
 
 @pytest.fixture
+def pages(request, browser, server_url):
+    """Pages on the live server, without a worker: for tests whose matches need no bot."""
+    with web_pages(request, browser, server_url) as client:
+        yield client
+
+
+@pytest.fixture
 def web(request, browser, server_url, shared_worker):  # noqa: F811 - imported
     """Pages on the live server, bot accounts seeded, a real worker (the process's) running the
     bots."""

@@ -13,7 +13,7 @@ import pytest
 from games.services import match_create, match_join
 from games.services.matches import SeatSpec
 from tests.browser.api import call_api
-from tests.browser.conftest import web_pages
+from tests.browser.checks import axe_violations, overflow
 from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory, token_for
 
@@ -36,26 +36,6 @@ LANGUAGES = {
     "pt-br": ("pt-BR", "Plano", "Fazer um plano"),
     "ko": ("ko-KR", "예약 수", "예약 만들기"),
 }
-
-
-@pytest.fixture
-def pages(request, browser, server_url):
-    with web_pages(request, browser, server_url) as client:
-        yield client
-
-
-def _overflow(page, viewport: dict) -> int:
-    return page.evaluate("""width => Math.max(document.documentElement.scrollWidth,
-        window.innerWidth) - width""", viewport["width"])
-
-
-def _axe(page, axe_source: str) -> list[dict]:
-    page.add_script_tag(content=axe_source)
-    return page.evaluate("""async () => {
-        const result = await window.axe.run(document, {resultTypes: ['violations']});
-        return result.violations.map((v) => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
-    }""")
 
 
 def _add_take(page, expected_button: str) -> None:
@@ -123,8 +103,8 @@ def test_a_plan_made_during_ones_turn_starts_with_ones_own_take(pages, axe_sourc
     _add_take(page, "Add your take")
     _add_take(page, "Add their take")
     _add_take(page, "Add your take")
-    assert _overflow(page, PHONE) <= 0
-    assert _axe(page, axe_source) == []
+    assert overflow(page, PHONE["width"]) <= 0
+    assert axe_violations(page, axe_source) == []
     pages.shot(page, "plan-own-turn-phone360")
     page.click("#plan-save")
     expect(page.locator("#plan-message")).to_have_text("Plan saved.")
@@ -140,8 +120,8 @@ def test_a_plan_made_during_ones_turn_starts_with_ones_own_take(pages, axe_sourc
     played = page.locator('#move-log li[data-by-plan="true"]')
     expect(played).to_have_count(1)
     expect(played).to_contain_text("di: took")
-    assert _overflow(page, PHONE) <= 0
-    assert _axe(page, axe_source) == []
+    assert overflow(page, PHONE["width"]) <= 0
+    assert axe_violations(page, axe_source) == []
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
@@ -157,8 +137,8 @@ def test_the_plan_in_every_language_at_a_phones_width(pages, axe_source, languag
     page.locator('#plan-board button[data-takeable="true"]').first.click()
     page.locator("#plan-add").click()
     expect(page.locator("#plan-tree li")).to_have_count(1)
-    assert _overflow(page, PHONE_390) <= 0
-    assert _axe(page, axe_source) == []
+    assert overflow(page, PHONE_390["width"]) <= 0
+    assert axe_violations(page, axe_source) == []
     page.locator("#plan-cancel").click()
     expect(page.locator("#plan-edit")).to_have_text(button)
 
@@ -200,7 +180,7 @@ def test_a_nimble_plan_picked_from_the_lists_of_actions(pages):
     page.locator('#plan-theirs button[data-plan-action="flip"]').click()
     expect(page.locator("#plan-tree > ul > li")).to_have_count(2)
     expect(page.locator("#plan-tree li").nth(1)).to_contain_text("flipped")
-    assert _overflow(page, PHONE_390) <= 0
+    assert overflow(page, PHONE_390["width"]) <= 0
     page.click("#plan-save")
     expect(page.locator("#plan-message")).to_have_text("Plan saved.")
     saved = _plan_of(pages.base_url, token_for(planner), match.id)["plan"]

@@ -126,20 +126,28 @@ def _uncovered_move(table: Table, rng: random.Random):
     return None
 
 
-def test_a_move_the_plan_does_not_cover_is_answered_as_without_a_plan(
-        spec: GameSpec, make_user, client_for, django_capture_on_commit_callbacks) -> None:
+def _table_where(spec: GameSpec, label: str, make_user, client_for, on_commit, find):
+    """A two-player table played at random until ``find(table, rng)`` finds something (skips
+    the test for a game where it never does): the table and what was found."""
     if not spec.engine.min_players <= 2 <= spec.engine.max_players:
         pytest.skip("plans are for two players")
-    rng = random.Random(f"plan-uncovered:{spec.slug}")
-    table = Table(spec, 2, make_user, client_for, django_capture_on_commit_callbacks)
+    rng = random.Random(f"{label}:{spec.slug}")
+    table = Table(spec, 2, make_user, client_for, on_commit)
     found = None
     for _ in range(6):
-        found = _uncovered_move(table, rng)
+        found = find(table, rng)
         if found is not None or not table.play(rng.randint(1, 4), rng):
             break
     if found is None:
         pytest.skip(f"{spec.slug} has no plans")
-    planner, other, plan, move = found
+    return table, found
+
+
+def _with_and_without(table: Table, planner: int, plan: list, mover: int, move,
+                      viewer: int, paths: tuple[str, ...]) -> list[tuple]:
+    """``mover`` plays ``move`` once without ``planner``'s plan, once with it (each rolled
+    back): each time, the mover's answer, what ``viewer`` gets at ``paths`` and who holds a
+    plan afterwards."""
     version = table.match().version
     answers = []
     with time_machine.travel(datetime(2027, 1, 4, 12, tzinfo=UTC), tick=False):
@@ -147,13 +155,22 @@ def test_a_move_the_plan_does_not_cover_is_answered_as_without_a_plan(
             point = transaction.savepoint()
             if with_plan:
                 assert _put(table, planner, plan, version).status_code == 200
-            response = submit(table.clients[other], table.id, move, version)
+            response = submit(table.clients[mover], table.id, move, version)
             assert response.status_code == 201, response.json()
-            log = table.clients[other].get(match_url(table.id, "moves"))
-            answers.append((response.content, log.content))
-            assert Match.objects.get(id=table.id).planners == []
+            seen = [table.clients[viewer].get(match_url(table.id, path)).content
+                    for path in paths]
+            answers.append((response.content, seen, Match.objects.get(id=table.id).planners))
             transaction.savepoint_rollback(point)
-    assert answers[0] == answers[1]
+    return answers
+
+
+def test_a_move_the_plan_does_not_cover_is_answered_as_without_a_plan(
+        spec: GameSpec, make_user, client_for, django_capture_on_commit_callbacks) -> None:
+    table, (planner, other, plan, move) = _table_where(
+        spec, "plan-uncovered", make_user, client_for, django_capture_on_commit_callbacks,
+        _uncovered_move)
+    without, with_plan = _with_and_without(table, planner, plan, other, move, other, ("moves",))
+    assert without == with_plan and with_plan[2] == []
 
 
 def _opening_and_move(table: Table, rng: random.Random):
@@ -171,30 +188,9 @@ def _opening_and_move(table: Table, rng: random.Random):
 
 def test_a_move_by_hand_with_openings_is_answered_to_the_other_seat_as_without(
         spec: GameSpec, make_user, client_for, django_capture_on_commit_callbacks) -> None:
-    if not spec.engine.min_players <= 2 <= spec.engine.max_players:
-        pytest.skip("plans are for two players")
-    rng = random.Random(f"plan-opening:{spec.slug}")
-    table = Table(spec, 2, make_user, client_for, django_capture_on_commit_callbacks)
-    found = None
-    for _ in range(6):
-        found = _opening_and_move(table, rng)
-        if found is not None or not table.play(rng.randint(1, 4), rng):
-            break
-    if found is None:
-        pytest.skip(f"{spec.slug} has no plans")
-    planner, plan, move = found
-    other = 1 - planner
-    version = table.match().version
-    answers = []
-    with time_machine.travel(datetime(2027, 1, 4, 12, tzinfo=UTC), tick=False):
-        for with_plan in (False, True):
-            point = transaction.savepoint()
-            if with_plan:
-                assert _put(table, planner, plan, version).status_code == 200
-            response = submit(table.clients[planner], table.id, move, version)
-            assert response.status_code == 201, response.json()
-            seen = [table.clients[other].get(match_url(table.id, path)).content
-                    for path in ("", "moves")]
-            answers.append((response.content, seen))
-            transaction.savepoint_rollback(point)
-    assert answers[0] == answers[1]
+    table, (planner, plan, move) = _table_where(
+        spec, "plan-opening", make_user, client_for, django_capture_on_commit_callbacks,
+        _opening_and_move)
+    without, with_plan = _with_and_without(table, planner, plan, planner, move, 1 - planner,
+                                           ("", "moves"))
+    assert without[:2] == with_plan[:2]

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.kit.plans import (
@@ -33,15 +33,16 @@ from games.kit.plans import (
     plan_checked,
 )
 from games.kit.protocol import AnyEngine, apply_checked, events_for
-from games.nibble.engine import NibbleEngine
 from games.nimble.engine import FLIP, NIMBLE
-from tests.fourth_game.nim.engine import NimEngine
-from tests.plans.playouts import built_opening, history_of, playing_position
-
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-NIBBLE = NibbleEngine()
-CASES = [(NIBBLE, {}), (NIMBLE, {}), (NIMBLE, {"budget": 1}), (NimEngine(), {})]
-IDS = ["nibble", "nimble", "nimble-budget-1", "nim"]
+from tests.plans.playouts import (
+    CASES,
+    IDS,
+    NIBBLE,
+    SETTINGS,
+    built_opening,
+    history_of,
+    playing_position,
+)
 
 
 def _opening_case(engine: AnyEngine, config: dict, seed: str, rng: random.Random,
@@ -56,23 +57,37 @@ def _opening_case(engine: AnyEngine, config: dict, seed: str, rng: random.Random
     return state, history_of(log, planner), planner, built
 
 
+def _checked_case(engine: AnyEngine, config: dict, seed: str):
+    """A random position where a seat plays, openings built for it and checked: the state,
+    the seat, the openings as JSON, the seat's moves and the line's steps, and the plan."""
+    case = _opening_case(engine, config, seed, random.Random(seed))
+    if case is None:
+        return None
+    state, history, planner, (data, mine, steps) = case
+    plan = plan_checked(engine, state, planner, parse_plan(data), history=history)
+    return state, planner, data, mine, steps, plan
+
+
+def _by_hand(engine: AnyEngine, state: Any, planner: int, move: Any, plan: Any):
+    """The planner's move by hand: what is left of the plan, and the position after it."""
+    transition = apply_checked(engine, state, planner, move)
+    step = plan_after(engine, state, planner, move, transition, planner, plan)
+    assert isinstance(step, HandMove)
+    return step.then, transition.state
+
+
 @pytest.mark.parametrize(("engine", "config"), CASES, ids=IDS)
 @SETTINGS
 @given(seed=st.integers(0, 2**32))
 def test_an_opening_played_by_hand_becomes_its_branches_and_plays_out(
         engine: AnyEngine, config: dict, seed: int) -> None:
-    rng = random.Random(seed)
-    case = _opening_case(engine, config, f"own-{seed}", rng)
+    case = _checked_case(engine, config, f"own-{seed}")
     if case is None:
         return
-    state, history, planner, (data, mine, steps) = case
-    plan = plan_checked(engine, state, planner, parse_plan(data), history=history)
+    state, planner, data, mine, steps, plan = case
     assert dump_plan(plan) == data and is_opening(plan)
     for move in mine:
-        transition = apply_checked(engine, state, planner, move)
-        step = plan_after(engine, state, planner, move, transition, planner, plan)
-        assert isinstance(step, HandMove)
-        plan, state = step.then, transition.state
+        plan, state = _by_hand(engine, state, planner, move, plan)
     opening = next(node for node in data if node["mine"] == [engine.dump_move(m) for m in mine])
     assert dump_plan(plan) == opening["then"] and not is_opening(plan)
     for step in steps:
@@ -88,23 +103,20 @@ def test_an_opening_played_by_hand_becomes_its_branches_and_plays_out(
 @given(seed=st.integers(0, 2**32))
 def test_a_move_by_hand_no_opening_starts_with_clears_the_plan(
         engine: AnyEngine, config: dict, seed: int) -> None:
-    rng = random.Random(seed)
-    case = _opening_case(engine, config, f"off-{seed}", rng)
+    case = _checked_case(engine, config, f"off-{seed}")
     if case is None:
         return
-    state, history, planner, (data, _, _) = case
-    plan = plan_checked(engine, state, planner, parse_plan(data), history=history)
+    state, planner, data, _, _, plan = case
     firsts = [node["mine"][0] for node in data]
     for move in engine.legal_moves(state, planner):
-        transition = apply_checked(engine, state, planner, move)
-        step = plan_after(engine, state, planner, move, transition, planner, plan)
-        assert isinstance(step, HandMove)
-        if engine.dump_move(move) not in firsts:
-            assert step.then == ()
+        left, _ = _by_hand(engine, state, planner, move, plan)
+        played = engine.dump_move(move)
+        if played not in firsts:
+            assert left == ()
         else:
-            assert count_lines(step.then) >= 1 or all(
-                node["mine"] == [engine.dump_move(move)] and not node["then"] for node in data
-                if node["mine"][0] == engine.dump_move(move))
+            assert count_lines(left) >= 1 or all(
+                node["mine"] == [played] and not node["then"] for node in data
+                if node["mine"][0] == played)
 
 
 def _answer(state: Any, planner: int, history: list, data: Any) -> str:
