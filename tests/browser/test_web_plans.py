@@ -169,6 +169,15 @@ def test_a_nimble_plan_picked_from_the_lists_of_actions(pages):
     page.goto(f"/match/{match.id}")
     page.click("#plan-edit")
     expect(page.locator("#plan-mine")).to_have_count(0)
+    # Their discard is empty: the server refuses a plan where they return a card, with the
+    # path at fault, and saves nothing; the change is undone.
+    page.locator('#plan-theirs button[data-plan-action="return"]').click()
+    page.click("#plan-save")
+    expect(page.locator("#plan-message")).to_have_text(
+        "The other player cannot make this move there. (0 › on)")
+    expect(page.locator("#plan-message")).to_have_attribute("role", "alert")
+    page.click("#plan-undo")
+    expect(page.locator("#plan-empty")).to_have_text("The plan is empty.")
     page.locator('#plan-theirs button[data-plan-action="end_turn"]').click()
     page.locator('#plan-mine button[data-plan-action="end_turn"]').click()
     expect(page.locator("#plan-tree li .plan-moves")).to_have_text(
