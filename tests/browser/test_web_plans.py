@@ -178,6 +178,7 @@ def test_a_nimble_plan_picked_from_the_lists_of_actions(pages):
     expect(page.locator("#plan-message")).to_have_attribute("role", "alert")
     page.click("#plan-undo")
     expect(page.locator("#plan-empty")).to_have_text("The plan is empty.")
+    expect(page.locator("#plan-message")).to_have_text("")
     page.locator('#plan-theirs button[data-plan-action="end_turn"]').click()
     page.locator('#plan-mine button[data-plan-action="end_turn"]').click()
     expect(page.locator("#plan-tree li .plan-moves")).to_have_text(
@@ -190,6 +191,7 @@ def test_a_nimble_plan_picked_from_the_lists_of_actions(pages):
     expect(page.locator("#plan-tree > ul > li")).to_have_count(2)
     expect(page.locator("#plan-tree li").nth(1)).to_contain_text("flipped")
     assert overflow(page, PHONE_390["width"]) <= 0
+    pages.shot(page, "plan-nimble-phone390")
     page.click("#plan-save")
     expect(page.locator("#plan-message")).to_have_text("Plan saved.")
     saved = _plan_of(pages.base_url, token_for(planner), match.id)["plan"]

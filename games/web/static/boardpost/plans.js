@@ -133,9 +133,10 @@ export function planPanel({ id, signal, seatName }) {
       editing = false;
       return;
     }
-    if (moved && editing) {
+    if (moved) {
+      // What was said of the plan is about the position before.
+      say(editing ? gettext("The match moved on: here is what is left of your plan.") : "");
       editing = false;
-      say(gettext("The match moved on: here is what is left of your plan."));
     }
     if (readAt !== m.version) {
       read().catch((error) => {
@@ -152,6 +153,7 @@ export function planPanel({ id, signal, seatName }) {
   function edit(change) {
     history.push(copy(draft));
     change();
+    say("");
     pickState = {};
     render();
   }
@@ -322,6 +324,7 @@ export function planPanel({ id, signal, seatName }) {
           onClick: () => {
             draft = /** @type {PlanNode[]} */ (history.pop());
             cursor = null;
+            say("");
             render();
           } }, gettext("Undo")),
         h("button", { type: "button", id: "plan-cancel", disabled: busy, onClick: () => {
