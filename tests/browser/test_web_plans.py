@@ -186,6 +186,7 @@ def test_a_nimble_plan_picked_from_the_lists_of_actions(pages):
     # A flip of theirs is keyed by the card it would show.
     page.click("#plan-to-start")
     page.select_option("#plan-flip-frame", "green")
+    expect(page.locator('#plan-flip-circle option[value="green"]')).to_have_count(0)
     page.select_option("#plan-flip-circle", "purple")
     page.locator('#plan-theirs button[data-plan-action="flip"]').click()
     expect(page.locator("#plan-tree > ul > li")).to_have_count(2)

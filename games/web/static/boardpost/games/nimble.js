@@ -316,7 +316,10 @@ function actionPicker(container, pick) {
   const other = 1 - Number(pick.match.your_seat);
   const state = pick.state;
   state.frame ||= "red";
-  state.circle ||= "orange";
+  // A card's circle is never its frame's colour.
+  if (!state.circle || state.circle === state.frame) {
+    state.circle = Object.keys(COLOURS).find((colour) => colour !== state.frame);
+  }
   /** @param {boolean} mine */
   const buttons = (mine) => PLAIN_ACTIONS.map((move) => h("button", {
     type: "button", class: "action",
@@ -326,10 +329,14 @@ function actionPicker(container, pick) {
   }, actionWords(move)));
   /** @param {string} name @param {string} label @param {"frame" | "circle"} part */
   const colourSelect = (name, label, part) => {
-    const select = h("select", { id: `plan-flip-${name}` }, Object.entries(COLOURS).map(
-      ([value, words]) => h("option", { value, selected: state[name] === value }, words[part])));
+    const colours = Object.entries(COLOURS).filter(([value]) => part === "frame"
+      || value !== state.frame);
+    const select = h("select", { id: `plan-flip-${name}`, dataset: { focus: `plan-flip-${name}` } },
+      colours.map(([value, words]) => h("option", { value, selected: state[name] === value },
+        words[part])));
     select.addEventListener("change", () => {
       state[name] = select.value;
+      if (part === "frame") pick.rerender();
     });
     return h("span", { class: "field" }, h("label", { for: `plan-flip-${name}` }, label), select);
   };
