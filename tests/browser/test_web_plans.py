@@ -3,13 +3,15 @@ plan's board (the other player's take, then the reply), saved, then the other pl
 through the API and the page shows the reply played and marked "(by plan)" in the move log; a
 plan made during one's own turn (its line starts with one's own take) kept through that move
 and played the same way; at a phone's width, axe-core clean, in every language; no plan mode
-in a match created without plans.
+in a match created in the lobby with plans turned off.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from accounts.models import User
+from games.models import Match
 from games.services import match_create, match_join
 from games.services.matches import SeatSpec
 from tests.browser.api import call_api
@@ -143,14 +145,16 @@ def test_the_plan_in_every_language_at_a_phones_width(pages, axe_source, languag
     expect(page.locator("#plan-edit")).to_have_text(button)
 
 
-def test_a_match_created_without_plans_shows_no_plan(pages):
+def test_a_match_created_without_plans_in_the_lobby_shows_no_plan(pages):
     eve = UserFactory(username="eve")
-    fay = UserFactory(username="fay")
-    match = match_create(user=eve, game="nibble", config={"first_seat": 0}, plans=False,
-                         seats=[SeatSpec("me"), SeatSpec("user", username="fay")], rated=False)
-    match_join(user=fay, match_id=match.id)
+    UserFactory(username="fay")
     page = pages.page_as(eve)
-    page.goto(f"/match/{match.id}")
+    page.goto("/inbox")
+    match_id = pages.create_match(page, "nibble", plans=False, rated=False,
+                                  seats=[{"kind": "me"}, {"kind": "user", "username": "fay"}])
+    assert Match.objects.get(id=match_id).plans_allowed is False
+    match_join(user=User.objects.get(username="fay"), match_id=match_id)
+    page.reload()
     expect(page.locator("#match")).to_have_attribute("data-status", "active")
     expect(page.locator("#board .nibble-board")).to_be_visible()
     expect(page.locator("#plan")).to_be_hidden()
