@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# The phone widths the pages are checked at.
+PHONE = {"width": 360, "height": 780}
+PHONE_390 = {"width": 390, "height": 844}
+
 
 def overflow(page, width: int) -> int:
     """How much wider than the screen the page is. Against the viewport's own width: a phone

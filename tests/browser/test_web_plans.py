@@ -9,20 +9,16 @@ in a match created in the lobby with plans turned off.
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from accounts.models import User
 from games.models import Match
 from games.services import match_create, match_join
 from games.services.matches import SeatSpec
 from tests.browser.api import call_api
-from tests.browser.checks import axe_violations, overflow
+from tests.browser.checks import PHONE, PHONE_390, axe_violations, overflow
 from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory, token_for
-
-try:
-    from playwright.sync_api import expect
-except ImportError:  # pragma: no cover - the browser fixture skips
-    expect = None
 
 pytestmark = [
     pytest.mark.integration,
@@ -30,8 +26,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-PHONE = {"width": 360, "height": 780}
-PHONE_390 = {"width": 390, "height": 844}
 # Per language: the browser's locale, the plan's heading and its button to start one.
 LANGUAGES = {
     "fr": ("fr-FR", "Plan", "Faire un plan"),

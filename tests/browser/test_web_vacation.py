@@ -18,7 +18,7 @@ from games.notify.models import NotificationSettings
 from games.services import match_create, match_join
 from games.services.matches import SeatSpec
 from games.services.vacations import vacation_end, vacation_start
-from tests.browser.checks import axe_violations, overflow
+from tests.browser.checks import PHONE, axe_violations, overflow
 from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory
 
@@ -33,7 +33,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-PHONE = {"width": 360, "height": 780}
 PHONE_375 = {"width": 375, "height": 812}
 # Per language: the browser's locale, the section's heading, the button that starts a
 # vacation, and the bank of a new account (20 days) as the page writes it.
