@@ -40,7 +40,7 @@ from games.services.clocks import (
 from games.services.locking import LockedMatch, lock_held
 from games.services.match_end import MatchEnd, match_ended
 from games.services.notifications import match_changed, notify, wake_after_commit
-from games.services.plans import plan_store, plans_available, plans_clear
+from games.services.plans import plan_advance, plan_store, plans_available, plans_clear
 
 
 def _require_lock(locked: LockedMatch) -> None:
@@ -53,12 +53,14 @@ def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
     """Parse a seat's move, check it against the current state and record it; the engine's
     coded errors (malformed, not your turn, illegal) leave the match untouched.
 
-    A move by hand (``chain`` 0) deletes the seat's plan; ``plan``, if given with branches,
-    is then checked and kept as the seat's new plan in the position right after the move (a
-    refusal raises its coded error, and the caller's transaction records nothing); a move that
-    turns up something hidden takes no plan (``plan_unreachable``, reason ``revealed``). Then the
-    other seats' plans answer the move (``games.services.plan_replies``); ``chain`` counts the
-    moves played by plan in a row up to this one, which is marked ``by_plan`` when above 0."""
+    A move by hand (``chain`` 0) prunes the seat's plan to the lines made during its turn that
+    start with this move, and deletes it when none does; ``plan``, if given, replaces it: with
+    branches, it is checked and kept as the seat's new plan in the position right after the
+    move (a refusal raises its coded error, and the caller's transaction records nothing), and
+    empty, it only deletes the plan; a move that turns up something hidden takes no plan
+    (``plan_unreachable``, reason ``revealed``). Then the other seats' plans answer the move
+    (``games.services.plan_replies``); ``chain`` counts the moves played by plan in a row up to
+    this one, which is marked ``by_plan`` when above 0."""
     _require_lock(locked)
     engine = locked.engine
     before = locked.state
@@ -72,11 +74,12 @@ def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
     played = plan_replies.Played(seat=seat, move=move, before=before, transition=transition,
                                  chain=chain, play=play)
     steps = plan_replies.plan_steps(locked, played)
+    left = plan_replies.hand_move_left(steps, played)
     recorded = record(locked=locked, kind=Move.Kind.MOVE, seat=seat, user=user,
                       payload=engine.dump_move(move), transition=transition,
                       by_plan=chain > 0, quiet=plan_replies.replying(steps, played))
     if chain == 0:
-        plans_clear(locked, [seat])
+        plan_advance(locked, seat, left if plan is None else [])
     if plan is not None and plan != []:
         plans_available(locked)
         plan_store(locked, seat, plan)
