@@ -19,8 +19,9 @@ fields, written once per process and filled with each row's values.
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeAlias, TypeVar
 
 from django.db import DatabaseError, connections, router
@@ -39,6 +40,10 @@ class _Compiled(Generic[M]):
     sql: str
     params: tuple[Any, ...]
     position: int
+    # What turns each column's value into the model's (Django works it out per run: 60
+    # columns' worth of look-ups on the match lock's query), per connection.
+    converters: weakref.WeakKeyDictionary[Any, Any] = field(
+        default_factory=weakref.WeakKeyDictionary)
 
 
 def _compiled(queryset: QuerySet[M], stand_in: object) -> _Compiled[M]:
@@ -73,8 +78,14 @@ class Prepared(Generic[M]):
         answer = (compiled.sql, tuple(params))
         compiler = copy.copy(compiled.compiler)
         # Each thread has its own connection: the compiled one may belong to another thread.
-        compiler.connection = connections[compiled.queryset.db]
+        connection = compiler.connection = connections[compiled.queryset.db]
+        converters = compiled.converters.get(connection)
+        if converters is None:
+            selected = [column[0] for column in compiler.select[:compiler.col_count]]
+            converters = compiled.converters[connection] = compiler.get_converters(selected)
         compiler.as_sql = lambda *args, **kwargs: answer  # type: ignore[method-assign]
+        compiler.get_converters = (  # type: ignore[method-assign]
+            lambda *args, **kwargs: converters)
         queryset = compiled.queryset.all()
         queryset.query.get_compiler = (  # type: ignore[method-assign]
             lambda *args, **kwargs: compiler)
