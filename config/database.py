@@ -74,6 +74,12 @@ def database_settings(env: Any, default_url: str, *, pool: bool, url_var: str = 
     if config["ENGINE"] == POSTGRESQL:
         # A connection attempt to an unreachable server gives up after this many seconds.
         options.setdefault("connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
+        # Parameters travel apart from the SQL (the extended protocol): psycopg's client-side
+        # binding quoted each value into the SQL text in Python, a quarter of a move's CPU.
+        # Statements stay unnamed (Django leaves prepare_threshold at None), so a pooler in
+        # transaction mode takes them.
+        options.setdefault("server_side_binding", env.bool("DB_SERVER_SIDE_BINDING",
+                                                           default=True))
         if pooler_name(env) == "pgbouncer":
             transaction_pooling(config)
     if config["ENGINE"] == POSTGRESQL and pool:
