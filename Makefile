@@ -168,6 +168,17 @@ scale-out: $(STAMP)
 	SCALE_OUT_MATCHES=$(SCALE_OUT_MATCHES) $(BIN)/python -m pytest -q -p no:cacheprovider \
 	  tests/integration/test_scale_out.py
 
+## make pooled-figures: moves/s (bench_api, 16 clients) with 1, 2 and 4 gunicorn processes and
+## long-poll wake-ups (bench_longpoll, 1,000 clients) with every process going through a
+## PgBouncer it starts (docker/start-pgbouncer.sh), and the PostgreSQL and PgBouncer connections
+## each used (scripts/pooled_figures.py; about five minutes)
+.PHONY: pooled-figures
+pooled-figures: $(STAMP)
+	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
+	  $(BIN)/python scripts/pooled_figures.py
+
 ## make bots-level4: the level-4 strength measurements of docs/bots.md (engine-only arena, 200
 ## games each, seats alternated; long: run it on an idle machine or under nice). ARENA_JOBS
 ## processes play at once; the results do not depend on it or on the machine's load.

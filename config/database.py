@@ -9,6 +9,13 @@ every synchronous request runs in a thread of its own: persistent connections
 (``DB_POOL=false``) connections are closed at the end of each request unless
 ``DJANGO_CONN_MAX_AGE`` says otherwise, which is only safe under WSGI.
 
+Behind PgBouncer in transaction mode (``DATABASE_POOLER=pgbouncer``) a server connection belongs
+to a process for one transaction only, so nothing may outlive a transaction on it: server-side
+cursors are turned off (``QuerySet.iterator()`` then fetches in chunks on the client) and so are
+psycopg's server-side prepared statements (Django's default, made explicit: Debian's PgBouncer,
+1.18, cannot track them). ``config.prepared`` compiles queries on the client only, so it is
+unaffected. The process's own pool still applies: it now holds cheap connections to PgBouncer.
+
 A request that a database outage interrupts (connection refused, the server closing the
 connection, too many clients, no pooled connection free within ``DB_POOL_TIMEOUT``) is
 answered 503 ``service_unavailable`` with ``Retry-After`` (``config.exceptions``); the broken
@@ -32,12 +39,29 @@ POSTGRESQL = "django.db.backends.postgresql"
 # Django's PostgreSQL backend with a cheaper check of pooled connections (config.postgresql).
 POOLED_POSTGRESQL = "config.postgresql"
 SQLITE = "django.db.backends.sqlite3"
+# DATABASE_POOLER: what stands between the processes and PostgreSQL.
+POOLERS = ("", "pgbouncer")
 
 
-def database_settings(env: Any, default_url: str, *, pool: bool) -> dict[str, Any]:
-    """The ``default`` entry of DATABASES, from DATABASE_URL and the DB_* variables; the pool
-    only on PostgreSQL and only when ``pool`` is true."""
-    config: dict[str, Any] = env.db("DATABASE_URL", default=default_url)
+class PoolerError(ValueError):
+    """DATABASE_POOLER names no pooler this module knows."""
+
+
+def pooler_name(env: Any) -> str:
+    """DATABASE_POOLER, checked: "" (the processes connect to PostgreSQL) or "pgbouncer"."""
+    name = str(env("DATABASE_POOLER", default="")).strip().lower()
+    if name in ("none", "off"):
+        name = ""
+    if name not in POOLERS:
+        raise PoolerError(f"DATABASE_POOLER={name!r}: expected one of 'pgbouncer' or ''.")
+    return name
+
+
+def database_settings(env: Any, default_url: str, *, pool: bool, url_var: str = "DATABASE_URL",
+                      alias: str = "default") -> dict[str, Any]:
+    """An entry of DATABASES (``alias``), from ``url_var`` (DATABASE_URL) and the DB_* and
+    DATABASE_POOLER variables; the pool only on PostgreSQL and only when ``pool`` is true."""
+    config: dict[str, Any] = env.db(url_var, default=default_url)
     config["ATOMIC_REQUESTS"] = False
     options = config.setdefault("OPTIONS", {})
     if config["ENGINE"] == SQLITE:
@@ -50,6 +74,14 @@ def database_settings(env: Any, default_url: str, *, pool: bool) -> dict[str, An
     if config["ENGINE"] == POSTGRESQL:
         # A connection attempt to an unreachable server gives up after this many seconds.
         options.setdefault("connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
+        # Parameters travel apart from the SQL (the extended protocol): psycopg's client-side
+        # binding quoted each value into the SQL text in Python, a quarter of a move's CPU.
+        # Statements stay unnamed (Django leaves prepare_threshold at None), so a pooler in
+        # transaction mode takes them.
+        options.setdefault("server_side_binding", env.bool("DB_SERVER_SIDE_BINDING",
+                                                           default=True))
+        if pooler_name(env) == "pgbouncer":
+            transaction_pooling(config)
     if config["ENGINE"] == POSTGRESQL and pool:
         # Pooled connections go back to the pool when a request ends (the pool requires
         # CONN_MAX_AGE = 0), and the pool checks one before handing it out, so a connection
@@ -69,12 +101,37 @@ def database_settings(env: Any, default_url: str, *, pool: bool) -> dict[str, An
             "reconnect_timeout": env.float("DB_POOL_RECONNECT_TIMEOUT", default=5.0),
             # Idle connections above min_size are closed after this many seconds.
             "max_idle": env.float("DB_POOL_MAX_IDLE", default=60.0),
-            "name": "default",
+            "name": alias,
         }
     else:
         config["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
         config["CONN_HEALTH_CHECKS"] = True
     return config
+
+
+def transaction_pooling(config: dict[str, Any]) -> None:
+    """What a PostgreSQL entry of DATABASES needs behind a pooler in transaction mode: no
+    server-side cursors and no server-side prepared statements, both of which live on a server
+    connection past the transaction that made them."""
+    config["DISABLE_SERVER_SIDE_CURSORS"] = True
+    config.setdefault("OPTIONS", {})["prepare_threshold"] = None
+
+
+def databases(env: Any, default_url: str, *, pool: bool) -> dict[str, Any]:
+    """DATABASES: the primary (``default``, DATABASE_URL) and, when DATABASE_REPLICA_URL is
+    set, a streaming replica (``replica``, config.replica) with the same pool and pooler
+    settings; in the test suite the replica alias reads the test database (Django's MIRROR)
+    unless a test starts a real replica."""
+    entries = {"default": database_settings(env, default_url, pool=pool)}
+    if env("DATABASE_REPLICA_URL", default=""):
+        replica = database_settings(env, default_url, pool=pool, url_var="DATABASE_REPLICA_URL",
+                                    alias="replica")
+        # A replica that does not answer is given up on quickly: reads fall back to the primary.
+        replica.setdefault("OPTIONS", {})["connect_timeout"] = env.int(
+            "DB_REPLICA_CONNECT_TIMEOUT", default=1)
+        replica["TEST"] = {"MIRROR": "default"}
+        entries["replica"] = replica
+    return entries
 
 
 # A pooled connection idle for longer than this is checked with a round trip to the server.

@@ -6,7 +6,8 @@ errors raised below the web layer, such as the game engines') get theirs from th
 registers with ``register_error_status``; DRF's own errors are reshaped into the same envelope.
 
 A database that cannot be reached (``django.db.OperationalError`` / ``InterfaceError``: refused,
-closed by the server, too many clients, no pooled connection free in time) is answered
+closed by the server, too many clients, no pooled connection free in time; a connection that
+PgBouncer left with a stray answer after a PostgreSQL restart) is answered
 ``503 service_unavailable`` with ``Retry-After``, whichever view it interrupts: DRF views through
 ``api_exception_handler``, other views (the async long-poll views) through
 ``DatabaseUnavailableMiddleware``, and the rest through the 500 handler (``config.api``).
@@ -22,7 +23,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db import InterfaceError, OperationalError, connections
+from django.db import InterfaceError, InternalError, OperationalError, connections
 from django.http import Http404, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext as _
@@ -30,6 +31,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
+from config import replica
 from config.database import outage_log
 
 # --------------------------------------------------------------------------- the code registry
@@ -220,8 +222,25 @@ SERVICE_UNAVAILABLE = "service_unavailable"
 
 def is_database_unavailable(exc: BaseException) -> bool:
     """Whether ``exc`` says the database could not be used at all (not a bad query): a lost,
-    refused or timed-out connection, or the server refusing work; a retry may succeed."""
-    return isinstance(exc, OperationalError | InterfaceError)
+    refused or timed-out connection, the server refusing work, or a connection left holding an
+    answer nobody asked for; a retry may succeed."""
+    if isinstance(exc, OperationalError | InterfaceError):
+        return True
+    return isinstance(exc, InternalError) and _stray_answer(exc.__cause__)
+
+
+def _stray_answer(cause: BaseException | None) -> bool:
+    """psycopg's own complaint, with no SQLSTATE from any server, that a command got more
+    answers than it asked for ("received 2 results from command 'BEGIN'"): PgBouncer passes
+    on the error of a server connection that a PostgreSQL restart ended to an idle client
+    connection, and the client's next command reads it. The connection, not the query, is at
+    fault; a server's own internal error (SQLSTATE XX000) is not this."""
+    try:
+        import psycopg
+    except ImportError:  # pragma: no cover - psycopg comes with the PostgreSQL settings
+        return False
+    return (isinstance(cause, psycopg.InternalError) and cause.sqlstate is None
+            and "results from command" in str(cause))
 
 
 def retry_after_seconds() -> int:
@@ -233,7 +252,7 @@ def database_unavailable(exc: BaseException) -> tuple[dict[str, Any], dict[str, 
     not per request) and drops this thread's broken connections, so the next request connects
     afresh (or takes a checked connection from the pool)."""
     outage_log.record(exc)
-    _drop_broken_connections()
+    _drop_broken_connections(exc)
     seconds = retry_after_seconds()
     body = envelope(SERVICE_UNAVAILABLE,
                     _("The service is temporarily unavailable. Retry in %(seconds)d seconds.")
@@ -242,10 +261,12 @@ def database_unavailable(exc: BaseException) -> tuple[dict[str, Any], dict[str, 
     return body, {"Retry-After": str(seconds)}
 
 
-def _drop_broken_connections() -> None:
+def _drop_broken_connections(exc: BaseException) -> None:
     for conn in connections.all(initialized_only=True):
         if conn.connection is None or conn.in_atomic_block:
             continue  # not connected, or an atomic block's exit deals with it
+        if conn.alias == replica.REPLICA and conn.errors_occurred:
+            replica.HEALTH.failed(exc)  # the next reads go to the primary
         try:
             conn.close_if_unusable_or_obsolete()
         except Exception:  # noqa: BLE001 - closing a dead connection may fail too

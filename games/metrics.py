@@ -209,15 +209,11 @@ class QueueDepthCollector(Collector):
     def queues() -> list[str]:
         from celery import current_app
 
-        conf = current_app.conf
-        names = {conf.task_default_queue}
+        # The queues the settings declare (the default queue and each kind's: bots, steps,
+        # ratings, notifications, sweeps), the deep bots' and any this process has sent to.
+        names = {current_app.conf.task_default_queue,
+                 str(getattr(settings, "BOTS_DEEP_QUEUE", "bots-deep"))}
         names.update(current_app.amqp.queues.keys())
-        routes = conf.task_routes or {}
-        if isinstance(routes, dict):
-            for route in routes.values():
-                queue = route.get("queue") if isinstance(route, dict) else None
-                if isinstance(queue, str):
-                    names.add(queue)
         return sorted(name for name in names if name)
 
     def _redis(self) -> Any:

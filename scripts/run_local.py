@@ -1,6 +1,7 @@
-"""`make run`: migrate, create the bot accounts, then run the API server, a Celery worker, a
-second worker for the level-4 bots' queue and Celery beat together on the embedded defaults
-(SQLite and a filesystem broker under var/).
+"""`make run`: migrate, create the bot accounts, then run the API server, a Celery worker for
+each kind of task (bot moves, steps, ratings, notifications, sweeps), one for the level-4 bots'
+queue and Celery beat together on the embedded defaults (SQLite and a filesystem broker under
+var/).
 
 Ctrl-C stops them all. Set DATABASE_URL / CELERY_BROKER_URL to use PostgreSQL and Redis.
 
@@ -57,13 +58,36 @@ def metrics_dir(env: dict[str, str]) -> Path:
     return folder
 
 
+# A worker per kind of task, as docker/compose.yaml runs them (games.services.scheduling): its
+# node name, its queues (by kind; "default" is CELERY_TASK_DEFAULT_QUEUE) and its threads.
+KIND_WORKERS = {
+    "worker": ("bots", ("bots", "default"), 4),
+    "worker-steps": ("steps", ("steps",), 2),
+    "worker-ratings": ("ratings", ("ratings",), 1),
+    "worker-notifications": ("notifications", ("notifications",), 2),
+    "worker-sweeps": ("sweeps", ("sweeps",), 1),
+}
+
+
+def kind_queues(kinds: tuple[str, ...], env: dict[str, str]) -> str:
+    """The ``-Q`` list of ``kinds``, named as the settings name them from ``env``."""
+    prefix = env.get("CELERY_QUEUE_PREFIX", "")
+    return ",".join(env.get("CELERY_TASK_DEFAULT_QUEUE", "celery") if kind == "default"
+                    else f"{prefix}{kind}" for kind in kinds)
+
+
 def commands(host: str, port: int, env: dict[str, str]) -> dict[str, list[str]]:
-    """What runs: the Celery worker, the level-4 bots' worker, beat and the API server."""
+    """What runs: a Celery worker for each kind of task, the level-4 bots' worker, beat and
+    the API server."""
     celery = [PYTHON, "-m", "celery", "-A", "config.celery_app"]
+    workers = {name: [*celery, "worker", "--loglevel=INFO", "--pool=threads",
+                      f"--concurrency={threads}", "-Q", kind_queues(kinds, env), "-n",
+                      f"{node}@%h"]
+               for name, (node, kinds, threads) in KIND_WORKERS.items()}
     return {
-        "worker": [*celery, "worker", "--loglevel=INFO", "--pool=threads", "--concurrency=4"],
+        **workers,
         # Level-4 bot moves (seconds of thinking each) on their own queue and process, so
-        # they never hold up the worker above (quick bots, system steps, ratings).
+        # they never hold up the quick bots.
         "worker-bots": [*celery, "worker", "--loglevel=INFO", "--pool=solo", "-Q",
                         env.get("BOTS_DEEP_QUEUE", "bots-deep"), "-n", "bots-deep@%h"],
         "beat": [*celery, "beat", "--loglevel=INFO",

@@ -3,7 +3,9 @@
 # through sudo): Chromium for the browser tests (its headless shell for most, the full browser
 # for the notifications), a Hangul font (fonts-noto-cjk, found by
 # fontconfig's fc-list) for their Korean pages, node and npm for the TypeScript client check and
-# axe-core, and GNU gettext's msgfmt for the message catalogues. `make system-packages` runs it;
+# axe-core, GNU gettext's msgfmt for the message catalogues, and PgBouncer, which the
+# integration and scale-out tests start in front of PostgreSQL themselves (Debian's package
+# installs a system service too, which they do not use). `make system-packages` runs it;
 # .ci/run does too. PostgreSQL and Redis are services of their own (README: Tests).
 set -o errexit -o pipefail -o nounset
 
@@ -18,6 +20,7 @@ fi
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
+command -v pgbouncer >/dev/null 2>&1 || [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "system packages: all present"

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import environ
 from csp.constants import NONCE
+from kombu import Exchange, Queue
 from whitenoise.compress import Compressor  # type: ignore[import-untyped]
 
-from config.database import database_settings
+from config.database import databases
 from config.logging import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -64,6 +65,8 @@ MIDDLEWARE = [
     "config.token_calls.AuthenticationMiddleware",
     "config.token_calls.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A signed-in caller's write pins their reads to the primary for a while (config.replica).
+    "config.replica.ReplicaPinMiddleware",
     # A database outage escaping any view is answered 503, not 500.
     "config.exceptions.DatabaseUnavailableMiddleware",
     # Last: turns a sign-in refused for too many failures into the coded 429 answer.
@@ -93,9 +96,16 @@ _SQLITE_URL = f"sqlite:///{VAR_DIR / 'boardpost.sqlite3'}"
 # PostgreSQL connections come from a pool of at most DB_POOL_MAX_SIZE per process (see
 # config.database); DB_POOL=false turns it off. When the database cannot be reached, requests
 # are answered 503 with Retry-After: DB_RETRY_AFTER_SECONDS.
-DATABASES = {
-    "default": database_settings(env, _SQLITE_URL, pool=env.bool("DB_POOL", default=True)),
-}
+# DATABASE_REPLICA_URL adds a streaming read replica for lists, leaderboards, histories and
+# player pages (config.replica); DATABASE_POOLER=pgbouncer fits every entry to PgBouncer in
+# transaction mode.
+DATABASES = databases(env, _SQLITE_URL, pool=env.bool("DB_POOL", default=True))
+DATABASE_ROUTERS = ["config.replica.ReplicaRouter"]
+# Read-your-writes: a caller's reads stay on the primary this long after each of their writes.
+REPLICA_PIN_SECONDS = env.float("REPLICA_PIN_SECONDS", default=10.0)
+# A replica further behind than this serves no reads until it catches up; asked this often.
+REPLICA_MAX_LAG_SECONDS = env.float("REPLICA_MAX_LAG_SECONDS", default=5.0)
+REPLICA_CHECK_SECONDS = env.float("REPLICA_CHECK_SECONDS", default=1.0)
 DB_RETRY_AFTER_SECONDS = env.int("DB_RETRY_AFTER_SECONDS", default=3)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -243,7 +253,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.10.0",
+    "VERSION": "2.11.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -252,7 +262,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Both a match and a tournament have a status: each keeps a name of its own.
-    "ENUM_NAME_OVERRIDES": {"StatusEnum": ["open", "active", "finished", "aborted"],
+    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
+                            "ReportStatusEnum": ["open", "dismissed", "acted"],
+                            "StatusEnum": ["open", "active", "finished", "aborted"],
                             "TournamentStatusEnum": ["entry", "running", "finished",
                                                      "cancelled"]},
     # Each error response lists its codes; the default hook (enum components) still runs.
@@ -260,9 +272,6 @@ SPECTACULAR_SETTINGS = {
                              "config.api.error_codes_hook",
                              "games.api.schemas.game_types_hook"],
     # Enums that share a field name with another's get names of their own.
-    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
-                            "ReportStatusEnum": ["open", "dismissed", "acted"],
-                            "StatusEnum": ["open", "active", "finished", "aborted"]},
 }
 
 # Throttle counters live in the cache: set CACHE_URL (e.g. redis://...) when several processes
@@ -322,6 +331,20 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # by a worker of its own (scripts/run_local.py, docker/compose.yaml), so they never delay a
 # level-1 answer or a round's scoring on the default queue.
 BOTS_DEEP_QUEUE = env("BOTS_DEEP_QUEUE", default="bots-deep")
+# Every other task goes to the queue of its kind (games.services.scheduling.route_task): bot
+# moves, steps (a Nimalia round's scoring and every other automatic step), ratings,
+# notifications and sweeps, each named CELERY_QUEUE_PREFIX and its kind, each with workers of
+# its own in docker/compose.yaml. A worker started without a list of queues (make run's, a small
+# deployment's) consumes all of them and the default queue; the deep bots' queue is always
+# named (-Q).
+CELERY_QUEUE_PREFIX = env("CELERY_QUEUE_PREFIX", default="")
+CELERY_TASK_ROUTES = ("games.services.scheduling.route_task",)
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE,
+                 *(f"{CELERY_QUEUE_PREFIX}{kind}"
+                   for kind in ("bots", "steps", "ratings", "notifications", "sweeps")))
+]
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_ACCEPT_CONTENT = ["json"]

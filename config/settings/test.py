@@ -6,7 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from config.database import database_settings
+from config.database import databases
 
 from .base import *  # noqa: F403
 from .base import _SQLITE_URL, env
@@ -14,9 +14,7 @@ from .base import _SQLITE_URL, env
 # No connection pool unless DB_POOL=true: the test runner keeps a connection per thread for a
 # whole test (TestCase's transaction, the threads of the concurrency tests), which a pool would
 # only make wait. The integration tests run their server processes with the pool on.
-DATABASES = {
-    "default": database_settings(env, _SQLITE_URL, pool=env.bool("DB_POOL", default=False)),
-}
+DATABASES = databases(env, _SQLITE_URL, pool=env.bool("DB_POOL", default=False))
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Eager unless a real worker runs the tasks: the integration tests start worker processes with

@@ -113,7 +113,7 @@ class PlayerDetailApi(APIView):
     @extend_schema(operation_id="player_detail",
                    responses={200: PlayerSerializer, **error_responses(404)})
     def get(self, request, username: str):
-        user = selectors.player_get(username=username)
+        user = selectors.player_get(username=username, caller=request.user)
         return Response(selectors.player_profile(user=user))
 
 
@@ -165,7 +165,7 @@ class RatingHistoryApi(APIView):
     )
     def get(self, request, username: str, game: str):
         game_engine(game)
-        user = selectors.player_get(username=username)
+        user = selectors.player_get(username=username, caller=request.user)
         filters = self.FilterSerializer(data=request.query_params.dict())
         filters.is_valid(raise_exception=True)
         values = {k: v for k, v in filters.validated_data.items() if k in ("since", "until")}

@@ -7,6 +7,7 @@ them with it. The admin (``games.people.admin``) is the only caller."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -76,7 +77,7 @@ def _apply(*, actor: User, player: User, action: str, reason: str, days: int | N
     if action == Action.BAN:
         return user_ban(actor=actor, user_id=player.pk, reason=reason).entry
     standing, _ = Standing.objects.select_for_update().get_or_create(user=player)
-    data: dict[str, object] = {"report": report.pk}
+    data: dict[str, Any] = {"report": report.pk}
     if action == Action.WARN:
         standing.warnings += 1
         standing.save(update_fields=["warnings"])

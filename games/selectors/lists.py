@@ -17,6 +17,7 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from config.ordering import SortKey, keyset_order
+from config.replica import read_database
 from games.models import Match, Move, Seat
 from games.selectors.matches import (
     match_seats,
@@ -78,8 +79,9 @@ def match_list(*, user: User, game: str | None = None, status: str | None = None
                scope: str = "mine", my_turn: bool = False,
                sort: str = "created") -> QuerySet[Match]:
     """Matches for a list: ``scope`` is "mine" (seated), "open" (joinable) or "all" visible;
-    ready to be ordered and paged by ``list_order(sort)``."""
-    queryset = Match.objects.all()
+    ready to be ordered and paged by ``list_order(sort)``. Read from the replica when it may
+    serve the caller (``config.replica.read_database``)."""
+    queryset = Match.objects.using(read_database(user))
     if scope == "mine":
         queryset = queryset.filter(mine_filter(user))
     elif scope == "open":

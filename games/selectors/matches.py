@@ -5,10 +5,12 @@ from __future__ import annotations
 import operator
 import re
 from collections.abc import Iterable, Sequence
+from datetime import timedelta
 from functools import reduce
 from typing import Any, TypeVar
 from uuid import UUID
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
@@ -16,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from config.replica import PRIMARY, read_database
 from games.catalog import engines, games, get_engine
 from games.exceptions import MatchNotFound, MatchNotStarted, UnknownGame
 from games.kit.learn import option_dicts
@@ -413,10 +416,21 @@ def moves_after(match: Match, after: int, limit: int) -> list[Move]:
     only those up to the version read with the match: a move committed since then is left to
     the wake-up it sends, so no answer shows a move with a version that does not count it (nor,
     while the match runs, with a status that move may have ended)."""
-    return moves_after_many([(match, after, limit)])[0]
+    return moves_after_many([(match, after, limit)], using=settled_log_database(match))[0]
 
 
-def moves_after_many(asked: Sequence[tuple[Match, int, int]]) -> list[list[Move]]:
+def settled_log_database(match: Match) -> str:
+    """Where the log of ``match`` may be read: a match that ended longer ago than twice the lag
+    a replica may have has the same log on the replica (``config.replica.read_database``); any
+    other, on the primary."""
+    if match.finished_at is None or match.status not in PUBLIC_STATUSES:
+        return PRIMARY
+    settled = timezone.now() - timedelta(seconds=2 * settings.REPLICA_MAX_LAG_SECONDS)
+    return read_database() if match.finished_at < settled else PRIMARY
+
+
+def moves_after_many(asked: Sequence[tuple[Match, int, int]],
+                     using: str = PRIMARY) -> list[list[Move]]:
     """``moves_after(match, after, limit)`` for each of ``asked``, in ONE query for all of
     them. A match's moves are numbered 1 to its version without a gap (each recorded move takes
     the next version as its seq), so the first ``limit`` moves after ``after`` are exactly those
@@ -426,8 +440,8 @@ def moves_after_many(asked: Sequence[tuple[Match, int, int]]) -> list[list[Move]
               for match_id, low, high in bounds if high > low]
     found: dict[UUID, list[Move]] = {}
     if wanted:
-        rows = (Move.objects.filter(reduce(operator.or_, wanted)).select_related("user")
-                .order_by("match_id", "seq"))
+        rows = (Move.objects.using(using).filter(reduce(operator.or_, wanted))
+                .select_related("user").order_by("match_id", "seq"))
         for move in rows:
             found.setdefault(move.match_id, []).append(move)
     return [[move for move in found.get(match_id, ()) if low < move.seq <= high]

@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.db.models import QuerySet
 
 from accounts.exceptions import PlayerNotFound
 from accounts.models import User
+from config.replica import PRIMARY, read_database
 from games import ratings
 from games.models import Rating, RatingChange
 from games.selectors import shapes
 from games.selectors.vacations import player_away, player_away_annotation
 
 
-def player_get(*, username: str) -> User:
+def player_get(*, username: str, caller: Any = None) -> User:
+    """The active player named ``username``, read from the replica when it may serve
+    ``caller`` (``config.replica.read_database``); what is read of them next follows."""
     if "\x00" in username:  # no username holds NUL, and PostgreSQL text cannot
         raise PlayerNotFound()
-    user = (User.objects.filter(username=username, is_active=True)
+    user = (User.objects.using(read_database(caller)).filter(username=username, is_active=True)
             .annotate(**player_away_annotation()).first())
     if user is None:
         raise PlayerNotFound()
@@ -46,13 +50,15 @@ def player_profile(*, user: User) -> shapes.Player:
         "bot_level": user.bot_level,
         "date_joined": user.date_joined,
         "on_vacation": player_away(user),
-        "ratings": [rating_summary(r) for r in Rating.objects.filter(user=user).order_by("game")],
+        "ratings": [rating_summary(r) for r in Rating.objects.using(user._state.db or PRIMARY)
+                    .filter(user=user).order_by("game")],
     }
 
 
 def rating_history(*, user: User, game: str, since: datetime | None = None,
                    until: datetime | None = None) -> QuerySet[RatingChange]:
-    queryset = RatingChange.objects.filter(user=user, game=game).select_related("match")
+    queryset = (RatingChange.objects.using(user._state.db or PRIMARY).filter(user=user, game=game)
+                .select_related("match"))
     if since is not None:
         queryset = queryset.filter(at__gte=since)
     if until is not None:
@@ -62,7 +68,8 @@ def rating_history(*, user: User, game: str, since: datetime | None = None,
 
 def leaderboard(*, game: str) -> QuerySet[Rating]:
     # Guests are never rated; should a rating exist all the same, they are not listed.
-    return (Rating.objects.filter(game=game, sigma__lte=ratings.PROVISIONAL_SIGMA,
+    return (Rating.objects.using(read_database())
+            .filter(game=game, sigma__lte=ratings.PROVISIONAL_SIGMA,
                                   user__is_active=True, user__is_guest=False)
             .select_related("user").order_by("-display", "sigma", "user__username"))
 

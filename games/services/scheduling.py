@@ -42,6 +42,55 @@ VACATIONS_SWEEP = "games.vacations_sweep"
 NOTIFY_DELIVER = "games.notify_deliver"
 NOTIFY_DIGEST_SEND = "games.notify_digest_send"
 NOTIFY_SWEEP = "games.notify_sweep"
+# The chat's periodic clean-up (games.people.tasks, which names it too), a tournament's next
+# step (a round paired and started, its end recorded) and the tournaments' sweep
+# (games.tournaments, which names them too).
+PEOPLE_SWEEP = "games.people_sweep"
+TOURNAMENT_ADVANCE = "games.tournament_advance"
+TOURNAMENTS_SWEEP = "games.tournaments_sweep"
+
+# Every task goes to the queue of its kind, so that one kind of work never waits behind
+# another: a flood of bot moves never delays a round's scoring that every player of the match
+# waits for, and a slow mail server never holds up a rating. Each queue has workers of its own
+# (docker/compose.yaml, scripts/run_local.py); a queue is named CELERY_QUEUE_PREFIX and its kind.
+# The deep bot levels' moves go to BOTS_DEEP_QUEUE instead (``bot_queue``).
+BOTS, STEPS, RATINGS, NOTIFICATIONS, SWEEPS = "bots", "steps", "ratings", "notifications", "sweeps"
+QUEUE_KINDS = (BOTS, STEPS, RATINGS, NOTIFICATIONS, SWEEPS)
+KIND_OF_TASK = {
+    MATCH_BOT_MOVE_PLAY: BOTS,
+    MATCH_BOT_RACE_TICK: BOTS,
+    MATCH_SYSTEM_STEP_RUN: STEPS,
+    TOURNAMENT_ADVANCE: STEPS,
+    MATCH_RATE: RATINGS,
+    NOTIFY_DELIVER: NOTIFICATIONS,
+    NOTIFY_DIGEST_SEND: NOTIFICATIONS,
+    DEADLINES_SWEEP: SWEEPS,
+    DUE_WORK_SWEEP: SWEEPS,
+    VACATIONS_SWEEP: SWEEPS,
+    GUESTS_IDLE_DELETE: SWEEPS,
+    NOTIFY_SWEEP: SWEEPS,
+    PEOPLE_SWEEP: SWEEPS,
+    TOURNAMENTS_SWEEP: SWEEPS,
+}
+
+
+def queue_of_kind(kind: str) -> str:
+    """The name of the queue of ``kind`` (one of QUEUE_KINDS)."""
+    return f"{getattr(settings, 'CELERY_QUEUE_PREFIX', '')}{kind}"
+
+
+def kind_queues() -> list[str]:
+    """Every queue of a kind, in the order of QUEUE_KINDS."""
+    return [queue_of_kind(kind) for kind in QUEUE_KINDS]
+
+
+def route_task(name: str, args: Any, kwargs: Any, options: Any, task: Any = None,
+               **_: Any) -> dict[str, str] | None:
+    """Celery's router (``CELERY_TASK_ROUTES``): a task to the queue of its kind; a queue named
+    when the task is sent (the deep bots') wins, as Celery merges the two."""
+    kind = KIND_OF_TASK.get(name)
+    return None if kind is None else {"queue": queue_of_kind(kind)}
+
 
 TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
               DEADLINES_SWEEP, DUE_WORK_SWEEP, VACATIONS_SWEEP)

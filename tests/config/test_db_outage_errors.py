@@ -64,6 +64,25 @@ def test_other_database_errors_are_not_outages():
     assert api_exception_handler(ValueError("x"), {}) is None
 
 
+def wrapped(cause: Exception) -> Exception:
+    """``cause`` as Django's PostgreSQL backend raises it (``wrap_database_errors``)."""
+    with pytest.raises(Exception) as raised, connection.wrap_database_errors:
+        raise cause
+    return raised.value
+
+
+@pytest.mark.needs_postgresql
+def test_a_stray_answer_left_by_pgbouncer_is_an_outage_and_a_servers_internal_error_is_not():
+    import psycopg
+
+    # What a client connection reads after PgBouncer passed on a restarted server's error.
+    stray = wrapped(psycopg.InternalError("received 2 results from command 'BEGIN'"))
+    assert type(stray).__name__ == "InternalError" and is_database_unavailable(stray)
+    assert api_exception_handler(stray, {}).status_code == 503
+    server = wrapped(psycopg.errors.InternalError_("could not read block 0"))
+    assert not is_database_unavailable(server)
+
+
 @pytest.mark.needs_postgresql
 def test_no_free_pooled_connection_is_an_outage():
     # psycopg_pool's PoolTimeout (no connection free within DB_POOL_TIMEOUT) reaches the views

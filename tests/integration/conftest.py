@@ -28,15 +28,28 @@ def _needs_real_services() -> None:
     skip_unless(postgresql=True, redis=True)
 
 
+def queue_env(queue: str) -> dict[str, str]:
+    """The settings that send a process's tasks to queues of the test's own, named after
+    ``queue``: the default queue, each kind's queue (``<queue>.bots``, ...) and the deep bots'."""
+    return {"CELERY_TASK_DEFAULT_QUEUE": queue, "CELERY_QUEUE_PREFIX": f"{queue}.",
+            "BOTS_DEEP_QUEUE": f"{queue}-deep"}
+
+
+def queues_of(queue: str) -> str:
+    """Every queue of :func:`queue_env`, as a worker's ``-Q`` list."""
+    kinds = ("bots", "steps", "ratings", "notifications", "sweeps")
+    return ",".join([queue, f"{queue}-deep", *(f"{queue}.{kind}" for kind in kinds)])
+
+
 class Worker:
-    """A Celery worker subprocess bound to one queue of its own."""
+    """A Celery worker subprocess bound to queues of its own (:func:`queue_env`)."""
 
     def __init__(self, queue: str, database_url: str, concurrency: int = 2,
                  app: str = "config.celery_app", env: dict[str, str] | None = None,
                  queues: str | None = None) -> None:
         self.queue = queue
-        # The queues consumed: the test's queue and its level-4 bots' queue, unless told.
-        self.queues = queues or f"{queue},{queue}-deep"
+        # The queues consumed: the test's queues of every kind and its level-4 bots', unless told.
+        self.queues = queues or queues_of(queue)
         self.database_url = database_url
         self.concurrency = concurrency
         self.app = app
@@ -48,8 +61,7 @@ class Worker:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
                "DATABASE_URL": self.database_url, "BOARDPOST_CELERY_EAGER": "false",
-               "CELERY_TASK_DEFAULT_QUEUE": self.queue,
-               "BOTS_DEEP_QUEUE": f"{self.queue}-deep", **self.extra_env}
+               **queue_env(self.queue), **self.extra_env}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", self.app, "worker",
              "--loglevel=INFO", "-Q", self.queues, "--pool=prefork",
@@ -82,6 +94,19 @@ class Worker:
         return self.log.read_text() if self.log.exists() else ""
 
 
+def stop_group(process: subprocess.Popen | None, timeout: float = 10) -> None:
+    """SIGTERM to the process group of ``process`` (started with ``start_new_session``), and
+    SIGKILL if it has not ended within ``timeout`` seconds."""
+    if process is None or process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
 def _database_url() -> str:
     params = connection.settings_dict
     host = params.get("HOST") or "127.0.0.1"
@@ -96,16 +121,18 @@ def _database_url() -> str:
 def _tasks_routed_to(queue: str) -> Iterator[str]:
     """Tasks sent from this process go to ``queue`` on Redis instead of running eagerly."""
     saved = (celery_app.conf.task_always_eager, celery_app.conf.task_default_queue)
-    saved_deep = settings.BOTS_DEEP_QUEUE
+    saved_deep, saved_prefix = settings.BOTS_DEEP_QUEUE, settings.CELERY_QUEUE_PREFIX
     celery_app.conf.task_always_eager = False
     celery_app.conf.task_default_queue = queue
-    # Level-4 moves go to the queue's own deep queue, which its worker consumes too.
-    settings.BOTS_DEEP_QUEUE = f"{queue}-deep"
+    # Each kind of task goes to the test's queue of that kind, level-4 moves to its deep queue,
+    # all of which its worker consumes (queue_env).
+    settings.BOTS_DEEP_QUEUE = queue_env(queue)["BOTS_DEEP_QUEUE"]
+    settings.CELERY_QUEUE_PREFIX = queue_env(queue)["CELERY_QUEUE_PREFIX"]
     try:
         yield queue
     finally:
         celery_app.conf.task_always_eager, celery_app.conf.task_default_queue = saved
-        settings.BOTS_DEEP_QUEUE = saved_deep
+        settings.BOTS_DEEP_QUEUE, settings.CELERY_QUEUE_PREFIX = saved_deep, saved_prefix
 
 
 @pytest.fixture

@@ -4,8 +4,10 @@ live_server), so requests go through sockets like a phone's would."""
 from __future__ import annotations
 
 import json
+import threading
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 
@@ -43,3 +45,17 @@ def register(base_url: str, username: str) -> HttpClient:
         "/api/auth/register", {"username": username, "password": "integration-pass-77"})
     assert status == 201, body
     return HttpClient(base_url, body["token"])
+
+
+def all_at_once(calls: list[tuple[HttpClient, str, str, Any]]) -> list[tuple[str, tuple[int, Any]]]:
+    """Send every ``(client, method, path, body)`` of ``calls`` at the same moment, one thread
+    each (released together by a barrier); each call's method and answer, in order."""
+    start = threading.Barrier(len(calls))
+
+    def fire(call: tuple[HttpClient, str, str, Any]) -> tuple[str, tuple[int, Any]]:
+        client, method, path, body = call
+        start.wait(timeout=60)
+        return method, client.request(method, path, body)
+
+    with ThreadPoolExecutor(max_workers=len(calls)) as executor:
+        return list(executor.map(fire, calls))

@@ -27,7 +27,7 @@ from django.conf import settings
 from prometheus_client.parser import text_string_to_metric_families
 
 from games.benchmarks.servers import ASGI_SERVERS, asgi_command, worker_pid
-from tests.integration.conftest import ROOT, wait_until
+from tests.integration.conftest import ROOT, stop_group, wait_until
 
 LIVE_SERVER = os.environ.get("BOARDPOST_LIVE_SERVER", "uvicorn")
 if LIVE_SERVER not in ASGI_SERVERS:
@@ -229,6 +229,21 @@ class PrivatePostgres:
                   "--auth=trust", "--no-sync", "-E", "UTF8")
         return self
 
+    def replica_of(self, primary: PrivatePostgres) -> PrivatePostgres:
+        """Make this instance a streaming replica of ``primary``: a base backup taken with
+        ``pg_basebackup -R`` (which writes the standby's connection settings), started as a hot
+        standby that replays what the primary streams."""
+        self._run(str(self.bindir / "pg_basebackup"), "-D", str(self.data), "-h", "127.0.0.1",
+                  "-p", str(primary.port), "-U", "postgres", "-X", "stream", "-R",
+                  "--checkpoint=fast", "--no-sync")
+        return self
+
+    def sql(self, query: str, database: str = "postgres") -> list[tuple]:
+        with psycopg.connect(self.url(database).replace("postgres://", "postgresql://", 1),
+                             autocommit=True) as conn:
+            cursor = conn.execute(query)
+            return cursor.fetchall() if cursor.description else []
+
     def start(self) -> None:
         options = (f"-p {self.port} -c listen_addresses=127.0.0.1 "
                    f"-c unix_socket_directories={self.root} -c max_connections=50 "
@@ -261,3 +276,66 @@ def wait_for_port(port: int, timeout: float = 30.0) -> None:
         except OSError:
             time.sleep(0.05)
     raise AssertionError(f"nothing listens on port {port}")
+
+
+# --------------------------------------------------------------------------- PgBouncer
+
+class PgBouncer:
+    """PgBouncer in transaction mode, started by the compose service's own script
+    (``docker/start-pgbouncer.sh``) on a free port of 127.0.0.1, in front of the PostgreSQL at
+    ``server_port``; as the ``postgres`` OS user when the test runs as root (PgBouncer refuses
+    root). Its admin console answers ``SHOW POOLS`` and the like (:meth:`show`)."""
+
+    SCRIPT = ROOT / "docker" / "start-pgbouncer.sh"
+
+    def __init__(self, server_port: int, pool_size: int = 4, query_wait_timeout: int = 5,
+                 env: dict[str, str] | None = None) -> None:
+        self.port = free_port()
+        self.pool_size = pool_size
+        self.root = Path(tempfile.mkdtemp(prefix="bp-pgbouncer-"))
+        self.logfile = self.root / "pgbouncer.log"
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.env = {"PATH": f"{os.environ.get('PATH', '/usr/bin:/bin')}:/usr/sbin",
+                    "PORT": str(self.port),
+                    "BIND_ADDRESS": "127.0.0.1", "PGBOUNCER_DIR": str(self.root),
+                    "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": str(server_port),
+                    "POSTGRES_USER": "postgres", "PGBOUNCER_POOL_SIZE": str(pool_size),
+                    "PGBOUNCER_MAX_CLIENT_CONN": "1000",
+                    "PGBOUNCER_QUERY_WAIT_TIMEOUT": str(query_wait_timeout), **(env or {})}
+        self.process: subprocess.Popen | None = None
+
+    def url(self, database: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> PgBouncer:
+        self.process = subprocess.Popen(
+            [*self.as_user, "env", *(f"{k}={v}" for k, v in self.env.items()), "bash",
+             str(self.SCRIPT)], cwd=self.root, stdout=self.logfile.open("w"),
+            stderr=subprocess.STDOUT, start_new_session=True)
+        wait_for_port(self.port)
+        return self
+
+    def show(self, what: str) -> list[dict]:
+        """``SHOW <what>`` on the admin console, one dict a row."""
+        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/pgbouncer",
+                             autocommit=True) as conn:
+            cursor = conn.execute(f"SHOW {what}")
+            names = [column.name for column in cursor.description or []]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+    def pool(self, database: str) -> dict:
+        """The pool of ``database``: its clients (``cl_*``) and server connections (``sv_*``)."""
+        for row in self.show("POOLS"):
+            if row["database"] == database:
+                return row
+        return {}
+
+    def log(self) -> str:
+        return self.logfile.read_text() if self.logfile.exists() else ""
+
+    def stop(self) -> None:
+        stop_group(self.process)
+        shutil.rmtree(self.root, ignore_errors=True)

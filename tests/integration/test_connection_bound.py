@@ -8,13 +8,12 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from tests.factories import UserFactory, token_for
 from tests.integration.conftest import _database_url
-from tests.integration.http import HttpClient
+from tests.integration.http import HttpClient, all_at_once
 from tests.integration.servers import ApiServer, backends
 
 pytestmark = pytest.mark.integration
@@ -95,16 +94,8 @@ def test_200_concurrent_requests_stay_within_the_pool(kind):
 
         sampler = Sampler(dsn, name)
         sampler.start()
-        start = threading.Barrier(REQUESTS)
-
-        def fire(call):
-            client, method, path, body = call
-            start.wait(timeout=60)
-            return method, client.request(method, path, body)
-
         started = time.monotonic()
-        with ThreadPoolExecutor(max_workers=REQUESTS) as executor:
-            answers = list(executor.map(fire, calls))
+        answers = all_at_once(calls)
         elapsed = time.monotonic() - started
         time.sleep(1.0)  # and once the burst is over
         most = sampler.stop()

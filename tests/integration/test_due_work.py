@@ -11,7 +11,6 @@ tests measure are "grace + sweep interval + the task's own time"; the figures ar
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -35,7 +34,14 @@ from games.services import (
     match_move_submit,
 )
 from tests.factories import UserFactory
-from tests.integration.conftest import ROOT, _database_url, holds_for, wait_until
+from tests.integration.conftest import (
+    ROOT,
+    _database_url,
+    holds_for,
+    queue_env,
+    stop_group,
+    wait_until,
+)
 from tests.integration.http import register
 from tests.integration.test_nimalia_worker import _play_to_round_end
 
@@ -59,7 +65,7 @@ class Beat:
         self.dir.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
                "DATABASE_URL": _database_url(), "BOARDPOST_CELERY_EAGER": "false",
-               "CELERY_TASK_DEFAULT_QUEUE": self.queue, "DUE_WORK_SWEEP_SECONDS": str(SWEEP),
+               **queue_env(self.queue), "DUE_WORK_SWEEP_SECONDS": str(SWEEP),
                "DEADLINE_SWEEP_SECONDS": "3600", **SWEEP_ENV}
         self.log = self.dir / "beat.log"
         self.process = subprocess.Popen(
@@ -69,12 +75,7 @@ class Beat:
             start_new_session=True)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
+        stop_group(self.process)
 
 
 @pytest.fixture

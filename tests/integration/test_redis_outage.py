@@ -35,7 +35,14 @@ from games.models import Match, Move
 from games.services.bots import bot_accounts_ensure
 from tests.conftest import skip_unless
 from tests.hanging import HangingListener, free_port
-from tests.integration.conftest import ROOT, Worker, _database_url, holds_for, wait_until
+from tests.integration.conftest import (
+    ROOT,
+    Worker,
+    _database_url,
+    holds_for,
+    queue_env,
+    wait_until,
+)
 from tests.integration.http import HttpClient, register
 
 pytestmark = pytest.mark.integration
@@ -151,7 +158,7 @@ def stack(transactional_db, tmp_path):
     queue = f"test-outage-{uuid.uuid4().hex[:8]}"
     env = {
         "DJANGO_SETTINGS_MODULE": "config.settings.test", "DATABASE_URL": _database_url(),
-        "BOARDPOST_CELERY_EAGER": "false", "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "BOARDPOST_CELERY_EAGER": "false", **queue_env(queue),
         "CELERY_BROKER_URL": f"redis://127.0.0.1:{port}/0",
         "CACHE_URL": f"redis://127.0.0.1:{port}/1",
         "EVENTS_REDIS_URL": f"redis://127.0.0.1:{port}/2",

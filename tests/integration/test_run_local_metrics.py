@@ -19,7 +19,13 @@ from django.core.management import call_command
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.games.helpers import first_nibble_take
-from tests.integration.conftest import ROOT, _database_url, _needs_real_services, wait_until
+from tests.integration.conftest import (
+    ROOT,
+    _database_url,
+    _needs_real_services,
+    queue_env,
+    wait_until,
+)
 from tests.integration.http import HttpClient, register
 from tests.integration.servers import free_port
 
@@ -63,7 +69,7 @@ def test_make_runs_api_metrics_show_the_workers_task_series(transactional_db):
     # (which the script's docstring offers) instead of the embedded SQLite and filesystem broker.
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local",
            "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-           "CELERY_TASK_DEFAULT_QUEUE": queue, "BOTS_DEEP_QUEUE": f"{queue}-deep",
+           **queue_env(queue),
            "EVENTS_REDIS_URL": settings.CELERY_BROKER_URL, "LOG_FORMAT": "plain",
            "PROMETHEUS_MULTIPROC_DIR": str(directory)}
     directory.mkdir(parents=True, exist_ok=True)

@@ -33,6 +33,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -54,7 +55,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from config.celery_app import app as celery_app
 from tests.conftest import skip_unless
 from tests.games.helpers import first_nibble_take
-from tests.integration.conftest import ROOT, holds_for, wait_until
+from tests.integration.conftest import ROOT, holds_for, queue_env, wait_until
 from tests.integration.http import HttpClient, register
 from tests.integration.servers import free_port
 from tests.integration.test_bots_worker import human_move
@@ -65,6 +66,8 @@ DOCKER = ROOT / "docker"
 COMPOSE_FILE = DOCKER / "compose.yaml"
 DOCKERFILE = DOCKER / "Dockerfile"
 MATCHES = int(os.environ.get("SCALE_OUT_MATCHES", "4"))
+# PgBouncer's server connections for the run's database, whatever the processes hold.
+BOUNCER_POOL = 6
 
 
 # =========================================================================== the compose file
@@ -180,17 +183,27 @@ def test_every_service_runs_a_start_script_of_this_tree_that_the_scale_test_runs
     assert services["migrate"]["restart"] == "no"
     commands = {name: service_argv(name) for name, spec in services.items() if "command" in spec}
     assert {"migrate", "web", "events", "worker", "beat"} <= set(commands)
-    for name in set(commands) - {"migrate"}:
+    for name in set(commands) - {"migrate", "pgbouncer"}:
         assert services[name]["depends_on"]["migrate"] == {
             "condition": "service_completed_successfully"}, name
+        # Every process but the migrations reaches PostgreSQL through PgBouncer.
+        assert set(services[name]["depends_on"]) >= {"pgbouncer"}, name
+        assert service_environment(name, {"DJANGO_SECRET_KEY": "k"})["DATABASE_POOLER"] == (
+            "pgbouncer"), name
+    assert services["pgbouncer"]["depends_on"] == {"postgres": {"condition": "service_healthy"}}
+    assert service_environment("migrate", {"DJANGO_SECRET_KEY": "k"})["DATABASE_POOLER"] == ""
     for argv in commands.values():
         assert argv[0] == str(DOCKER / "entrypoint.sh")
         for script in argv[:2]:
             assert os.access(script, os.X_OK), f"{script} is not executable"
     scripts = sorted(str(path) for path in DOCKER.glob("*.sh"))
     assert scripts == sorted({part for argv in commands.values() for part in argv[:2]})
-    linted = subprocess.run([_tool("shellcheck"), *scripts], capture_output=True, text=True,
-                            timeout=120)
+    # The scripts the postgres image runs, mounted from docker/postgres/ (the replica's).
+    mounted = [COMPOSE_FILE.parent / volume.split(":")[0] for spec in services.values()
+               for volume in spec.get("volumes", []) if volume.startswith("./")]
+    assert mounted and all(path.exists() and os.access(path, os.X_OK) for path in mounted)
+    linted = subprocess.run([_tool("shellcheck"), *scripts, *map(str, mounted)],
+                            capture_output=True, text=True, timeout=120)
     assert linted.returncode == 0, linted.stdout
     # The scale test starts each of its processes with this same argv (ServiceProcess).
     assert ServiceProcess("web", "web", {"PORT": "1"}).argv == commands["web"]
@@ -202,6 +215,18 @@ def test_every_service_runs_a_start_script_of_this_tree_that_the_scale_test_runs
 
 def _redis_url() -> str:
     return str(settings.CELERY_BROKER_URL)
+
+
+def settings_host() -> str:
+    return str(settings.DATABASES["default"].get("HOST") or "127.0.0.1")
+
+
+def settings_port() -> str:
+    return str(settings.DATABASES["default"].get("PORT") or 5432)
+
+
+def settings_user() -> str:
+    return str(settings.DATABASES["default"].get("USER") or "postgres")
 
 
 def _server_url(database: str) -> str:
@@ -219,6 +244,9 @@ class ServiceProcess:
     def __init__(self, service: str, name: str, env: dict[str, str]) -> None:
         self.service, self.name = service, name
         self.argv = service_argv(service)
+        if service == "pgbouncer" and os.geteuid() == 0:
+            # The image runs as a user of its own; PgBouncer refuses to run as root.
+            self.argv = ["runuser", "-u", "postgres", "--", *self.argv]
         self.env = env
         self.port = int(env["PORT"]) if "PORT" in env else 0
         self.url = f"http://127.0.0.1:{self.port}"
@@ -294,7 +322,26 @@ class Cluster:
     web: list[ServiceProcess]
     events: list[ServiceProcess]
     workers: list[ServiceProcess]
+    steps: list[ServiceProcess]
+    bouncer: ServiceProcess
     serial: list[int] = field(default_factory=lambda: [0])
+
+    def database(self) -> str:
+        return self.database_url.rsplit("/", 1)[1]
+
+    def server_connections(self) -> int:
+        """PostgreSQL's backends on the run's database, but the one asking."""
+        return int(self.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
+                            "AND pid <> pg_backend_pid()", self.database())[0][0])
+
+    def bouncer_clients(self) -> int:
+        """Client connections PgBouncer holds for the run's database."""
+        with psycopg.connect(f"postgresql://{settings_user()}@127.0.0.1:{self.bouncer.port}/"
+                             "pgbouncer", autocommit=True) as conn:
+            cursor = conn.execute("SHOW CLIENTS")
+            names = [column.name for column in cursor.description or []]
+            return sum(1 for row in cursor.fetchall()
+                       if dict(zip(names, row, strict=True))["database"] == self.database())
 
     def players(self, count: int, prefix: str) -> list[list[HttpClient]]:
         """``count`` new accounts, registered through alternate web servers; for each, one
@@ -340,6 +387,9 @@ def _needs_services() -> None:
     for tool in ("bash", "pg_isready"):
         if subprocess.run(["which", tool], capture_output=True).returncode != 0:
             pytest.skip(f"the compose start scripts need {tool}")
+    if shutil.which("pgbouncer", path=f"{os.environ.get('PATH', '')}:/usr/sbin") is None:
+        pytest.skip("the compose file's pgbouncer service needs PgBouncer (Debian's pgbouncer "
+                    "package)")
 
 
 @pytest.fixture(scope="module")
@@ -351,16 +401,20 @@ def cluster():
         conn.execute(f'CREATE DATABASE "{database}"')
     database_url = _server_url(database)
     queue = f"scale-{uuid.uuid4().hex[:8]}"
+    queues = queue_env(queue)
     shell = {"DJANGO_SECRET_KEY": f"scale-out-{uuid.uuid4().hex}",
              # compose passes it from the shell (or .env) to every service.
              "METRICS_TOKEN": f"metrics-{uuid.uuid4().hex}"}
     local = {
         # This machine instead of the compose network: one PostgreSQL database of the test's
         # own, and one Redis database for the broker, the throttle cache and the wake-ups.
-        "DATABASE_URL": database_url, "CELERY_BROKER_URL": _redis_url(),
+        "CELERY_BROKER_URL": _redis_url(),
+        # No read replica here (tests/integration/test_replica.py runs one).
+        "DATABASE_REPLICA_URL": "",
         "CACHE_URL": _redis_url(), "EVENTS_REDIS_URL": _redis_url(),
-        # Tasks of this run only (other runs share the Redis database).
-        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        # Tasks of this run only (other runs share the Redis database): queues of every kind
+        # named after the run's.
+        **queues,
         "BIND_ADDRESS": "127.0.0.1",
         # The image installs the application; here it is this checkout.
         "PYTHONPATH": str(ROOT),
@@ -387,12 +441,40 @@ def cluster():
         return {**base, **service_environment(service, shell), **local,
                 "PROMETHEUS_MULTIPROC_DIR": str(metrics_dirs[-1]), **extra}
 
-    migrate = ServiceProcess("migrate", "migrate", env_of("migrate"))
-    # Each worker's metrics port, on this one machine a free one each.
-    workers = [ServiceProcess("worker", f"worker{index}",
-                              env_of("worker", WORKER_NAME=f"scale{index}@{queue}",
-                                     CELERY_METRICS_PORT=str(free_port())))
-               for index in range(2)]
+    # PgBouncer as the compose service runs it, in front of this machine's PostgreSQL; the
+    # migrations go straight to PostgreSQL, everything else through PgBouncer.
+    bouncer_port = free_port()
+    bouncer_dir = tempfile.mkdtemp(prefix="bp-scale-pgbouncer-")
+    if os.geteuid() == 0:
+        shutil.chown(bouncer_dir, "postgres", "postgres")
+    bouncer = ServiceProcess("pgbouncer", "pgbouncer", {
+        **base, **service_environment("pgbouncer", shell), "PORT": str(bouncer_port),
+        "BIND_ADDRESS": "127.0.0.1", "POSTGRES_HOST": settings_host(),
+        "POSTGRES_PORT": settings_port(), "POSTGRES_USER": settings_user(),
+        "POSTGRES_PASSWORD": str(settings.DATABASES["default"].get("PASSWORD") or ""),
+        "PGBOUNCER_POOL_SIZE": str(BOUNCER_POOL),
+        "PGBOUNCER_DIR": bouncer_dir})
+    local["DATABASE_URL"] = (f"postgres://{settings_user()}@127.0.0.1:{bouncer_port}/"
+                             f"{database}")
+    migrate = ServiceProcess("migrate", "migrate", {**env_of("migrate"),
+                                                    "DATABASE_URL": database_url})
+
+    def worker(service: str, index: int) -> ServiceProcess:
+        # The compose service's queues, named as this run's (queue_env); each worker's metrics
+        # port, on this one machine a free one each.
+        wanted = service_environment(service, shell)["WORKER_QUEUES"].split(",")
+        names = {"celery": queue, "bots-deep": queues["BOTS_DEEP_QUEUE"]}
+        return ServiceProcess(service, f"{service}{index}", env_of(
+            service, WORKER_NAME=f"{service}{index}@{queue}",
+            WORKER_QUEUES=",".join(names.get(name, f"{queue}.{name}") for name in wanted),
+            CELERY_METRICS_PORT=str(free_port())))
+
+    # Two bot workers and two step workers (each Nimalia round scored by either), one of each
+    # other kind.
+    workers = [worker("worker", 0), worker("worker", 1)]
+    steps = [worker("worker-steps", 0), worker("worker-steps", 1)]
+    others = [worker(service, 0) for service in
+              ("worker-ratings", "worker-notifications", "worker-sweeps")]
     # Two gunicorn workers per web server, whose requests its /metrics adds up.
     web = [ServiceProcess("web", f"web{index}", env_of("web", PORT=str(free_port()),
                                                         WEB_CONCURRENCY="2"))
@@ -400,19 +482,23 @@ def cluster():
     events = [ServiceProcess("events", f"events{index}",
                              env_of("events", PORT=str(free_port()), DB_POOL_MAX_SIZE="4"))
               for index in range(2)]
-    everything = [*workers, *web, *events]
+    everything = [*workers, *steps, *others, *web, *events]
     started = False
     try:
+        bouncer.start()
+        bouncer.wait_healthy()
         migrate.run()
         for process in everything:
             process.start()
         for process in everything:
             process.wait_healthy()
         started = True
-        yield Cluster(database_url, web, events, workers)
+        yield Cluster(database_url, web, events, workers, steps, bouncer)
     finally:
         for process in everything:
             process.stop()
+        bouncer.stop()
+        shutil.rmtree(bouncer_dir, ignore_errors=True)
         everything.append(migrate)
         failures = [process.name for process in everything if "Traceback" in process.output()]
         for process in everything:
@@ -517,6 +603,45 @@ def test_moves_through_either_web_server_reach_waiters_on_either_events_server(c
 
 
 @pytest.mark.integration
+def test_the_processes_hold_many_connections_to_pgbouncer_and_postgresql_serves_few(cluster):
+    """Every web, events and worker process has its own pool of connections to PgBouncer; a
+    burst of requests over all the servers keeps PostgreSQL's server connections within
+    PgBouncer's pool while PgBouncer holds many more client connections."""
+    players = cluster.players(8, "burst")
+    # The web servers: as many clients at once as each has pooled connections (two gunicorn
+    # workers, 4 each), so that none waits for its own pool. The events servers' pools are
+    # their long-poll threads' (LONG_POLL_DB_THREADS), and hold their connections to PgBouncer
+    # all along.
+    servers = cluster.web
+    clients = [HttpClient(server.url, player[0].token) for server in servers
+               for player in players]
+    servers_seen: list[int] = []
+    clients_seen: list[int] = []
+    halt = threading.Event()
+
+    def sample() -> None:
+        while not halt.is_set():
+            servers_seen.append(cluster.server_connections())
+            clients_seen.append(cluster.bouncer_clients())
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    with ThreadPoolExecutor(len(clients)) as pool:
+        answers = list(pool.map(lambda client: [client.get("/api/me")[0] for _ in range(10)],
+                                clients))
+    halt.set()
+    sampler.join(timeout=10)
+    assert {status for statuses in answers for status in statuses} == {200}
+    print(f"\n{len(servers) + len(cluster.events)} servers and "
+          f"{len(cluster.workers) + len(cluster.steps) + 3} "
+          f"workers: PgBouncer held up to {max(clients_seen)} client connections, PostgreSQL "
+          f"served up to {max(servers_seen)} (PgBouncer's pool: {BOUNCER_POOL})")
+    assert 0 < max(servers_seen) <= BOUNCER_POOL
+    assert max(clients_seen) > 2 * BOUNCER_POOL
+
+
+@pytest.mark.integration
 def test_racing_clients_on_both_web_servers_leave_gap_free_logs(cluster):
     """Each player plays from two clients at once, one per web server, each sending a move as
     soon as it sees the player's turn: the twins race for every move."""
@@ -573,7 +698,7 @@ def test_each_nimalia_round_is_scored_once_by_either_worker(cluster):
     match_id = created["id"]
     assert players[1][1].post(f"/api/matches/{match_id}/join")[0] == 200
     before = [cluster.tasks_run(worker)["games.match_system_step_run"]
-              for worker in cluster.workers]
+              for worker in cluster.steps]
 
     def step() -> bool:
         """Each seat to act moves through its own web server (seat 0 on A, seat 1 on B), then
@@ -591,7 +716,7 @@ def test_each_nimalia_round_is_scored_once_by_either_worker(cluster):
     assert len(rounds) == 5, rounds  # five rounds, each scored by one system move
     assert all(events[0]["type"] == "round_scored" for _, events in rounds)
     after = [cluster.tasks_run(worker)["games.match_system_step_run"]
-             for worker in cluster.workers]
+             for worker in cluster.steps]
     assert sum(after) - sum(before) >= 5, (before, after)
 
 
