@@ -170,3 +170,15 @@ def test_the_plans_setting_reaches_every_match_and_forbidding_them_refuses_a_pla
             with pytest.raises(PlansUnavailable):
                 plan_save(user=waiting.user, match_id=match.id, tree=tree,
                           expected_version=match.version)
+
+
+def test_a_games_block_keeps_two_players_from_sharing_a_table_of_three():
+    creator = UserFactory()
+    players = [UserFactory() for _ in range(6)]
+    block_set(user=players[0], other=players[1], games=True, chat=False)
+    tournament = started(tournament_with(creator, players, game="nimalia",
+                                         players_per_match=3, rounds=2))
+    tables = [set(pairing.players) for pairing in running_pairings(tournament)]
+    assert sorted(len(table) for table in tables) == [3, 3]
+    # The seeding would seat the first three together; the block moves one of them.
+    assert not any({players[0].id, players[1].id} <= table for table in tables)
