@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test test-fast system-packages lint clients messages bench bench-tournament bench-api bench-sweep profile-moves stack-costs clean
+.PHONY: run test test-fast test-sqlite system-packages lint clients messages bench bench-tournament bench-api bench-sweep profile-moves stack-costs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ run: $(STAMP) messages
 ## printed when they end (scripts/test_suite.py); it fails when any of them does. The system
 ## packages the tests need come from make system-packages.
 test: $(STAMP) messages
-	$(BIN)/python scripts/test_suite.py --alongside "$(MAKE) -s --no-print-directory lint clients"
+	$(BIN)/python scripts/test_suite.py --alongside "$(MAKE) -s --no-print-directory lint clients test-sqlite"
 
 ## make test-fast: the inner loop, under two minutes (two processes, about two minutes of CPU):
 ## the tests of the pure game packages (the engines, the clocks' arithmetic, Nim the fourth game
@@ -41,6 +41,12 @@ FAST_TESTS := tests/engines tests/clocks tests/fourth_game tests/test_layers.py 
 test-fast: $(STAMP)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \
 	  $(BIN)/python -m pytest -q -n 2 $(FAST_TESTS)
+
+## make test-sqlite: matches played over HTTP on the embedded defaults make run uses (SQLite,
+## no Redis): the suite itself runs on PostgreSQL, where some queries are built differently
+test-sqlite: $(STAMP)
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/fourth_game/test_over_http.py
 
 ## make system-packages: the Debian packages the tests need (Chromium, the Hangul font
 ## fonts-noto-cjk, node and npm, gettext), installed where missing (root or sudo);
