@@ -12,6 +12,7 @@ import {
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { consistent, goalLine, myTurn, ordinal, seatLabel, statusText } from "../matchinfo.js";
 import { afterMatch } from "../aftermatch.js";
+import { keptFor, onOutbox } from "../offline.js";
 
 const RUNNING = new Set(["open", "active"]);
 
@@ -66,6 +67,9 @@ export async function render(main, [id], ctx) {
   /** @type {LogEntry[]} */
   let log = [];
   let busy = false;
+  // Moves made here without a network, kept on the device until the network is back: the
+  // page offers no other move meanwhile (it would answer a position the kept move changes).
+  let queued = 0;
   let confirmResign = false;
   /** @type {GameUi} */
   const ui = {
@@ -98,7 +102,7 @@ export async function render(main, [id], ctx) {
 
   /** @param {Match} m */
   function hasLegalMoves(m) {
-    return Boolean(m.legal_moves) && myTurn(m)
+    return Boolean(m.legal_moves) && myTurn(m) && queued === 0
       && /** @type {GameModule} */ (game).hasMoves(m.legal_moves, m);
   }
 
@@ -129,6 +133,14 @@ export async function render(main, [id], ctx) {
     try {
       const answer = await api.post(`/api/matches/${id}/moves`, body,
         { headers: { "Idempotency-Key": newKey() }, signal });
+      if (answer.queued) {
+        // No network: the service worker keeps the move and sends it when it can.
+        queued += 1;
+        say(gettext("No connection: your move is saved on this device and will be sent when "
+          + "the connection is back."), null, "info");
+        renderHead();
+        return true;
+      }
       say("");
       apply(answer.match);
       return true;
@@ -531,8 +543,32 @@ export async function render(main, [id], ctx) {
     }
   }
 
+  // ---------------------------------------------------------------- moves kept offline
+
+  /** A kept move the server refused when it arrived: why, in the player's language.
+   * @param {import("../offline.js").Refusal} refusal */
+  function tellRefusal(refusal) {
+    const why = refusal.code === "stale_version"
+      ? gettext("the match changed before it arrived.") : refusal.message;
+    say(interpolate(gettext("Your move made offline was not played: %(why)s"), { why }),
+      refusal.rule);
+    root.dataset.refused = refusal.code;
+  }
+
+  const stopOutbox = onOutbox((news) => {
+    const about = news.type === "outbox-sent" ? news.match : news.refusal.match;
+    if (about !== id) return;
+    queued = Math.max(0, queued - 1);
+    if (news.type === "outbox-sent") say(gettext("Your move made offline was sent."), null, "info");
+    else tellRefusal(news.refusal);
+    refresh().catch(() => {});
+  });
+  signal.addEventListener("abort", stopOutbox, { once: true });
+
   // ---------------------------------------------------------------- start
 
+  const kept = await keptFor(id);
+  queued = kept.queued;
   try {
     await refresh();
   } catch (error) {
@@ -547,6 +583,11 @@ export async function render(main, [id], ctx) {
   // Resume the live updates from the version the page shows: a move that commits between the
   // match read and the log read is then in the first answer (and prompts a new read), where
   // resuming from the log's newest entry would wait a whole long-poll for the next one.
+  if (queued) {
+    say(gettext("No connection: your move is saved on this device and will be sent when "
+      + "the connection is back."), null, "info");
+  }
+  for (const refusal of kept.refused) tellRefusal(refusal);
   const logged = await loadLog();
   let after = Math.min(logged, /** @type {Match} */ (match).version);
   if (!RUNNING.has(/** @type {Match} */ (match).status)) {
