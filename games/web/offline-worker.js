@@ -31,10 +31,11 @@ const PAGE_KEY = "/";
 const SYNC_TAG = "boardpost-outbox";
 const OUTBOX_DB = "boardpost-outbox";
 
-// The API answers kept for offline use: the inbox, a match, its move log, the games, the
-// player, the invitations.
+// The API answers kept for offline use: the inbox, the player's lists of matches, a match, its
+// move log, the games, the player, the invitations.
 const KEPT = [
   /^\/api\/me\/inbox$/,
+  /^\/api\/matches$/,
   /^\/api\/me\/invitations$/,
   /^\/api\/me$/,
   /^\/api\/games$/,
