@@ -101,6 +101,9 @@ async function keptAnswer(event, url) {
   const { request } = event;
   try {
     const answer = await fetch(request);
+    // The network answers again: moves kept meanwhile leave now (the page's "online" event
+    // can come before the network reaches this worker).
+    if (movesWaiting) event.waitUntil(flushOutbox().catch(() => {}));
     if (answer.status === 200) {
       const copy = answer.clone();
       await (await caches.open(DATA_CACHE)).put(dataKey(url), copy.clone());
@@ -226,6 +229,7 @@ async function sendOrKeep(request, url) {
     /** @type {KeptMove} */
     const kept = { match, url: url.pathname, body, headers, at: Date.now() };
     await inStore("moves", "readwrite", (store) => store.add(kept));
+    movesWaiting = true;
     const sync = /** @type {any} */ (offlineScope.registration).sync;
     if (sync) await sync.register(SYNC_TAG).catch(() => {});
     return new Response(JSON.stringify({ queued: true, match }), {
@@ -236,6 +240,10 @@ async function sendOrKeep(request, url) {
 
 /** @type {Promise<void> | null} */
 let flushing = null;
+// Whether moves may be waiting in the outbox: true when this worker starts (it may have been
+// stopped with moves kept) and when one is kept or fails to leave; false after a flush that
+// sent them all.
+let movesWaiting = true;
 
 /** Send the kept moves, oldest first, one at a time; one flush at a time (a second request
  * waits for the first and then looks again). */
@@ -249,6 +257,7 @@ function flushOutbox() {
 }
 
 async function sendKept() {
+  movesWaiting = false;
   const moves = /** @type {KeptMove[]} */ (await inStore("moves", "readonly",
     (store) => store.getAll()));
   for (const move of moves) {
@@ -258,9 +267,13 @@ async function sendKept() {
         method: "POST", headers: move.headers, body: move.body, credentials: "omit",
       });
     } catch {
+      movesWaiting = true;
       throw new Error("offline"); // still no network: Background Sync tries again later
     }
-    if (answer.status >= 500 || answer.status === 429) throw new Error(`HTTP ${answer.status}`);
+    if (answer.status >= 500 || answer.status === 429) {
+      movesWaiting = true;
+      throw new Error(`HTTP ${answer.status}`);
+    }
     await inStore("moves", "readwrite", (store) => store.delete(/** @type {number} */ (move.id)));
     if (answer.ok) {
       await tellPages({ type: "outbox-sent", match: move.match });

@@ -42,9 +42,16 @@ async function askWorker(message, fallback) {
   return /** @type {Promise<T>} */ (answer);
 }
 
-/** Send the moves kept on the device now (the network is back, or the page just opened). */
-export function sendKeptMoves() {
-  return askWorker({ type: "outbox-flush" }, { ok: false });
+/** Send the moves kept on the device now (the network is back, or the page just opened).
+ * The browser may say it is online a moment before requests get through: a send that finds
+ * no network is tried again a few times, 3 s apart, while the page still thinks it is online.
+ * @param {number} [tries] */
+export async function sendKeptMoves(tries = 5) {
+  for (let left = tries; left > 0 && navigator.onLine; left -= 1) {
+    const { ok } = await askWorker({ type: "outbox-flush" }, { ok: true });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
 }
 
 /** What the device keeps for match `id`: moves not sent yet, refusals not told yet.
@@ -110,9 +117,8 @@ export function startOffline() {
       for (const listener of listeners) listener(news);
     }
   });
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(() => {
-    if (navigator.onLine) sendKeptMoves();
-  }).catch(() => {
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(() => sendKeptMoves(1))
+    .catch(() => {
     /* no worker: the page works online as before */
   });
 }
