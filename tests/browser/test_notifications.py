@@ -207,12 +207,18 @@ def test_the_service_worker_shows_a_push_and_opens_its_match(nweb, server_url,
     match = start("nibble", [bob, alice])
     [payload, *_] = push_service.for_device(device)
     assert payload["kind"] == "invited" and payload["url"] == f"/match/{match.id}"
+    assert payload["waiting"] == 1  # the invitation waits for alice
 
     shown = in_worker(worker, """async (payload) => {
+        self.badges = [];
+        self.navigator.setAppBadge = async (n) => { self.badges.push(n); };
+        self.navigator.clearAppBadge = async () => { self.badges.push(0); };
         await dispatch(new PushEvent("push", { data: JSON.stringify(payload) }));
         return (await self.registration.getNotifications()).map((n) => ({
             title: n.title, body: n.body, tag: n.tag, data: n.data }));
     }""", payload)
+    # The app badge: the count the push carried.
+    assert worker.evaluate("() => self.badges") == [1]
     assert shown == [{"title": "Invitation to Nibble",
                       "body": f"{bob.username} invites you to a match.",
                       "tag": f"invited:{match.id}", "data": {"url": f"/match/{match.id}"}}]
