@@ -1,6 +1,7 @@
 """Every page of the client, on a desktop and on phones 360 and 390 px wide: axe-core, every
-rule of it enabled (the experimental ones too), finds no accessibility violation, nothing is wider than the screen, the header stays compact, and
-screenshots of each game go to test-artifacts/screenshots/.
+rule of it enabled (the experimental ones too), finds no accessibility violation, nothing is
+wider than the screen, the header stays compact, and screenshots of each game go to
+test-artifacts/screenshots/.
 
 The pages are every route of the client's router (app.js): a route no sample path below
 reaches fails the coverage test, so a new page is checked as soon as it has a route.

@@ -16,7 +16,7 @@ from games.models import Match, Move
 from games.services import match_create, match_move_submit, match_resign
 from games.services.matches import SeatSpec
 from tests.browser.api import call_api
-from tests.browser.conftest import web_pages
+from tests.browser.conftest import Web, web_pages
 from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory, token_for
 from tests.notify.conftest import vapid  # noqa: F401 - a fixture
@@ -37,6 +37,11 @@ def pages(request, browser, server_url):
     """Pages on the live server, without a worker: these matches need no bot."""
     with web_pages(request, browser, server_url) as client:
         yield client
+
+
+def _screen(page, name: str) -> None:
+    """A screenshot of what the phone's screen shows (for the README's install guide)."""
+    page.screenshot(path=str(Web.shot_path(name)))
 
 
 def _controlled(page) -> None:
@@ -128,7 +133,7 @@ def test_the_app_opens_offline_with_the_inbox_and_a_match_as_the_player_saw_them
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("You are offline.")
     expect(page.locator(f"a[href='/match/{match.id}']").first).to_be_visible()
-    pages.shot(page, "app-offline-inbox")
+    _screen(page, "app-offline-inbox")
     page.locator(f"a[href='/match/{match.id}']").first.click()
     expect(page.locator("#match")).to_have_attribute("data-your-turn", "true")
     expect(page.locator("#move-log li")).to_have_count(1)
@@ -157,7 +162,7 @@ def test_a_move_made_offline_is_delivered_once_when_the_network_is_back(pages):
     expect(page.locator("#move-message")).to_contain_text(SAVED)
     expect(page.locator("#match")).to_have_attribute("data-your-turn", "false")
     assert _kept_moves(page) == 1
-    pages.shot(page, "app-offline-move")
+    _screen(page, "app-offline-move")
     # Kept across a reload of the page, still offline.
     page.reload()
     expect(page.locator("#move-message")).to_contain_text(SAVED)
@@ -204,7 +209,7 @@ def test_a_move_that_went_stale_offline_is_refused_with_its_explanation(pages):
     # The match as it now is: the other device's move, and it is not this player's turn.
     expect(page.locator("#match")).to_have_attribute("data-version", str(current.version + 1))
     expect(page.locator("#match")).to_have_attribute("data-your-turn", "false")
-    pages.shot(page, "app-offline-move-refused")
+    _screen(page, "app-offline-move-refused")
     assert Move.objects.filter(match=match).count() == count
     assert _kept_moves(page) == 0
 
@@ -286,5 +291,6 @@ def test_on_an_iphone_asking_for_push_shows_the_add_to_home_screen_guide(
     expect(guide).to_be_visible()
     expect(guide).to_contain_text("Add to Home Screen")
     expect(page.locator("#push-enable")).to_have_count(0)
-    pages.shot(page, "app-ios-guide")
+    guide.scroll_into_view_if_needed()
+    _screen(page, "app-ios-guide")
 

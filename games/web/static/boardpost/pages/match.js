@@ -50,9 +50,11 @@ export async function render(main, [id], ctx) {
     h("h2", { id: "log-h" }, gettext("Moves")), logList);
   const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
     "aria-labelledby": "replay-h" });
-  root.append(head, message,
-    h("div", { class: "match-body" }, board, h("div", { class: "match-side" }, logBox)),
-    replayBox);
+  // The board and the log show with the match's header, at its first drawing: shown before,
+  // they would be pushed down by the header arriving (a layout shift).
+  const body = h("div", { class: "match-body", hidden: true }, board,
+    h("div", { class: "match-side" }, logBox));
+  root.append(head, message, body, replayBox);
   main.append(root);
   const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });
 
@@ -74,8 +76,9 @@ export async function render(main, [id], ctx) {
   /** @type {GameUi} */
   const ui = {
     state: {},
+    // A move kept on the device holds the board as busy until it has left.
     get busy() {
-      return busy;
+      return busy || queued > 0;
     },
     submit: (move) => submit(move),
     rerender: () => renderBoard(),
@@ -123,7 +126,7 @@ export async function render(main, [id], ctx) {
   /** Send a move; resolves true when the server accepted it.
    * @param {unknown} move @returns {Promise<boolean>} */
   async function submit(move) {
-    if (busy || !match) return false;
+    if (busy || queued > 0 || !match) return false;
     busy = true;
     root.dataset.busy = "true";
     renderBoard();
@@ -232,6 +235,7 @@ export async function render(main, [id], ctx) {
     if (newVersion) /** @type {GameModule} */ (game).onNewVersion(ui, match);
     renderHead();
     renderBoard();
+    body.hidden = false;
     tellSeen();
     if (wasRunning && !RUNNING.has(match.status)) {
       // Over: the whole log is now revealed (hidden placements, piles), so read it again.
