@@ -92,6 +92,6 @@ def test_lighthouse_finds_every_page_accessible(web, player_with_matches, server
     user, ids = player_with_matches
     with web_packages():
         scores = lighthouse.audit(server_url, token_for(user), user.username, ids,
-                                  ["accessibility"])
+                                  ["accessibility"], web.browser.browser_type)
     assert set(scores) == {"home", "inbox", *(f"match ({game})" for game in GAMES)}
     assert lighthouse.failures(scores) == [], scores
