@@ -8,7 +8,7 @@ PORT ?= 8000
 # run Lighthouse from it (tests/browser/test_budgets.py): both hold this lock meanwhile.
 WEB_NPM_LOCK := $(if $(shell command -v flock),flock $(CURDIR)/var/web-npm.lock,)
 
-.PHONY: run test test-fast system-packages lint lighthouse clients messages bench bench-api bench-sweep profile-moves stack-costs clean
+.PHONY: run test test-fast system-packages lint lighthouse clients messages bench bench-tournament bench-api bench-sweep profile-moves stack-costs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -97,19 +97,28 @@ lighthouse: $(STAMP) messages
 bench: $(STAMP)
 	$(BIN)/python manage.py bench_engines
 
+## make bench-tournament: Swiss pairing of a 1,000-player field round by round, and a whole
+## 64-player, 7-round Swiss played by level-1 bots through the engines, with its standings
+## (no database, no HTTP)
+bench-tournament: $(STAMP)
+	$(BIN)/python manage.py bench_tournament
+
 ## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL, in interleaved
 ## rounds of one run: the bare floor (games.benchmarks.bare: Django and DRF alone, raw SQL), the
 ## stack floor (games.benchmarks.floor: the project's settings, middleware and ORM) and the move
 ## path, printed with their ratios to the bare floor
 ## (Celery's broker and the wake-ups in a Redis database of the benchmarks' own, as deployed;
-## the commands purge the tasks they leave there)
+## the commands purge the tasks they leave there; BENCH_API_ARGS for others, e.g.
+## "--server both": each mode under gunicorn and under Granian, interleaved)
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boardpost_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/4
+BENCH_API_ARGS ?=
 bench-api: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
-	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --bare --floor
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --bare --floor \
+	  $(BENCH_API_ARGS)
 
 ## make profile-moves: where one move's CPU time goes, the move path and the floor (cProfile)
 profile-moves: $(STAMP)
@@ -142,8 +151,9 @@ clean:
 ## make bench-longpoll: 1,000, 2,000 and 5,000 waiting long-poll clients on one uvicorn process,
 ## one match watched by all and 100 matches moved at once, each run preceded by the same against
 ## the bare ASGI floor (games.benchmarks.bare.longpoll) and printed beside it
-## (BENCH_LONGPOLL_ARGS for others, e.g. "--clients 1000 --case broadcast"; the floor serves
-## long-polls only, so for "--transport sse" set BENCH_LONGPOLL_FLOOR empty)
+## (BENCH_LONGPOLL_ARGS for others, e.g. "--clients 1000 --case broadcast", or "--server both":
+## every run under uvicorn and under Granian; the floor serves long-polls only, so for
+## "--transport sse" set BENCH_LONGPOLL_FLOOR empty)
 BENCH_LONGPOLL_ARGS ?=
 BENCH_LONGPOLL_FLOOR ?= --floor
 .PHONY: bench-longpoll

@@ -6,6 +6,8 @@ import { loadGames } from "./catalog.js";
 import { clear, h, link, notice } from "./dom.js";
 import { LANG, LANGUAGES, LANGUAGE_COOKIE, gettext, interpolate, ngettext } from "./i18n.js";
 import * as auth from "./pages/auth.js";
+import * as blocks from "./pages/blocks.js";
+import * as friends from "./pages/friends.js";
 import * as home from "./pages/home.js";
 import * as inbox from "./pages/inbox.js";
 import * as leaderboards from "./pages/leaderboards.js";
@@ -45,6 +47,8 @@ const ROUTES = [
   [/^\/inbox\/?$/, () => inbox, true],
   [/^\/lobby\/?$/, () => lobby, true],
   [/^\/notifications\/?$/, () => notifications, true],
+  [/^\/friends\/?$/, () => friends, true],
+  [/^\/blocks\/?$/, () => blocks, true],
   [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, false],
   [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, false],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, false],
@@ -158,6 +162,7 @@ function renderNav() {
       item("/leaderboards", gettext("Leaderboards")),
       item("/rules", gettext("Rules")),
       item("/notifications", gettext("Notifications")),
+      ...(isGuest() ? [] : [item("/friends", gettext("Friends"))]),
       isGuest() ? item("/signin", gettext("Sign up"), h("span", { class: "tag" }, gettext("guest")))
         : item(`/player/${session.username}`, /** @type {string} */ (session.username)),
       h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut },

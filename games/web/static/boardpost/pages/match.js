@@ -12,7 +12,9 @@ import {
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { consistent, goalLine, myTurn, ordinal, seatLabel, statusText } from "../matchinfo.js";
 import { afterMatch } from "../aftermatch.js";
+import { matchChat } from "../chat.js";
 import { keptFor, onOutbox } from "../offline.js";
+import { reportButton } from "../report.js";
 
 const RUNNING = new Set(["open", "active"]);
 
@@ -50,12 +52,13 @@ export async function render(main, [id], ctx) {
     h("h2", { id: "log-h" }, gettext("Moves")), logList);
   const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
     "aria-labelledby": "replay-h" });
+  const side = h("div", { class: "match-side" }, logBox);
   // The board and the log show with the match's header, at its first drawing: shown before,
   // they would be pushed down by the header arriving (a layout shift).
-  const body = h("div", { class: "match-body", hidden: true }, board,
-    h("div", { class: "match-side" }, logBox));
+  const body = h("div", { class: "match-body", hidden: true }, board, side);
   root.append(head, message, body, replayBox);
   main.append(root);
+  const chat = matchChat(side, { id, signal });
   const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });
 
   let match = /** @type {Match | null} */ (null);
@@ -238,8 +241,10 @@ export async function render(main, [id], ctx) {
     body.hidden = false;
     tellSeen();
     if (wasRunning && !RUNNING.has(match.status)) {
-      // Over: the whole log is now revealed (hidden placements, piles), so read it again.
+      // Over: the whole log is now revealed (hidden placements, piles), so read it again;
+      // and both chat rooms are shown now.
       loadLog(true).then(() => setUpReplay()).catch(() => {});
+      chat.reload().catch(() => {});
     }
   }
 
@@ -593,6 +598,11 @@ export async function render(main, [id], ctx) {
   }
   for (const refusal of kept.refused) tellRefusal(refusal);
   const logged = await loadLog();
+  chat.start();
+  if (session.token) {
+    side.append(h("p", { class: "report-match" }, reportButton({ match: id },
+      gettext("Report this match"), gettext("Report this match"))));
+  }
   let after = Math.min(logged, /** @type {Match} */ (match).version);
   if (!RUNNING.has(/** @type {Match} */ (match).status)) {
     setUpReplay();
