@@ -5,13 +5,7 @@ page is sent, within the budget the README states."""
 
 from __future__ import annotations
 
-import fcntl
-import os
 import re
-import shutil
-import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -19,6 +13,7 @@ import pytest
 from games.catalog import games
 from games.services.matches import SeatSpec, match_create
 from scripts import lighthouse
+from tests.browser.conftest import npm_packages
 from tests.factories import UserFactory, token_for
 
 pytestmark = [
@@ -71,26 +66,12 @@ def test_a_match_page_is_sent_no_more_javascript_than_the_budget(web, player_wit
     assert all(size < 40_000 for size in sent.values()), sent
 
 
-@contextmanager
-def web_packages() -> Iterator[None]:
-    """games/web's npm packages (Lighthouse), installed when missing, held while in use: make
-    lint reinstalls them (npm ci) under the same lock (the Makefile's WEB_NPM_LOCK)."""
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("CI runs Lighthouse: it needs node and npm")
-        pytest.skip("needs node and npm (Lighthouse)")
-    (ROOT / "var").mkdir(exist_ok=True)
-    with (ROOT / "var" / "web-npm.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not lighthouse.LIGHTHOUSE.is_file():
-            subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                           cwd=ROOT / "games" / "web", check=True, stdout=subprocess.DEVNULL)
-        yield
-
-
 def test_lighthouse_finds_every_page_accessible(web, player_with_matches, server_url):
     user, ids = player_with_matches
-    with web_packages():
+    # make lint reinstalls games/web's packages under the same lock (the Makefile's
+    # WEB_NPM_LOCK): none of them vanishes while Lighthouse runs.
+    with npm_packages(ROOT / "games" / "web", lighthouse.LIGHTHOUSE, "web-npm.lock",
+                      "the Lighthouse checks"):
         scores = lighthouse.audit(server_url, token_for(user), user.username, ids,
                                   ["accessibility"], web.browser.browser_type)
     assert set(scores) == {"home", "inbox", *(f"match ({game})" for game in GAMES)}

@@ -141,6 +141,27 @@ def test_the_app_opens_offline_with_the_inbox_and_a_match_as_the_player_saw_them
     expect(banner).to_be_hidden()
 
 
+def _on_bos_turn(pages, locale: str | None = None):
+    """Bo's page on a Nibble match where it is his turn, the service worker answering it."""
+    match = two_people_nibble()
+    bo = User.objects.get(username="bo")
+    page = pages.page_as(bo, PHONE, locale=locale)
+    page.goto(f"/match/{match.id}")
+    _controlled(page)
+    page.reload()
+    expect(page.locator("#match")).to_have_attribute("data-your-turn", "true")
+    return match, bo, page
+
+
+def _send_kept(page) -> None:
+    """Ask the worker to send the kept moves (as a reconnect or a Background Sync does)."""
+    page.evaluate("""() => new Promise((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = resolve;
+        navigator.serviceWorker.controller.postMessage({type: 'outbox-flush'}, [channel.port2]);
+    })""")
+
+
 def _take_one_disc(page) -> None:
     """A Nibble take of one takeable disc (never illegal), made while offline."""
     page.locator('#board button[data-takeable="true"]').first.click()
@@ -148,13 +169,7 @@ def _take_one_disc(page) -> None:
 
 
 def test_a_move_made_offline_is_delivered_once_when_the_network_is_back(pages):
-    match = two_people_nibble()
-    bo = User.objects.get(username="bo")
-    page = pages.page_as(bo, PHONE)
-    page.goto(f"/match/{match.id}")
-    _controlled(page)
-    page.reload()
-    expect(page.locator("#match")).to_have_attribute("data-your-turn", "true")
+    match, bo, page = _on_bos_turn(pages)
     before = Move.objects.filter(match=match).count()
 
     page.context.set_offline(True)
@@ -172,24 +187,14 @@ def test_a_move_made_offline_is_delivered_once_when_the_network_is_back(pages):
     expect(page.locator("#move-message")).to_contain_text("Your move made offline was sent.")
     expect(page.locator("#match")).to_have_attribute("data-version", str(match.version + 1))
     # Asked to send again (another reconnect, a Background Sync): nothing more goes.
-    page.evaluate("""() => new Promise((resolve) => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = resolve;
-        navigator.serviceWorker.controller.postMessage({type: 'outbox-flush'}, [channel.port2]);
-    })""")
+    _send_kept(page)
     assert _kept_moves(page) == 0
     assert Move.objects.filter(match=match).count() == before + 1
     assert Move.objects.filter(match=match).last().seat == 1
 
 
 def test_a_move_that_went_stale_offline_is_refused_with_its_explanation(pages):
-    match = two_people_nibble()
-    bo = User.objects.get(username="bo")
-    page = pages.page_as(bo, PHONE, locale="fr-FR")
-    page.goto(f"/match/{match.id}")
-    _controlled(page)
-    page.reload()
-    expect(page.locator("#match")).to_have_attribute("data-your-turn", "true")
+    match, bo, page = _on_bos_turn(pages, locale="fr-FR")
 
     page.context.set_offline(True)
     _take_one_disc(page)
@@ -215,13 +220,7 @@ def test_a_move_that_went_stale_offline_is_refused_with_its_explanation(pages):
 
 
 def test_signing_out_deletes_what_the_device_kept(pages):
-    match = two_people_nibble()
-    bo = User.objects.get(username="bo")
-    page = pages.page_as(bo, PHONE)
-    page.goto(f"/match/{match.id}")
-    _controlled(page)
-    page.reload()
-    expect(page.locator("#match")).to_have_attribute("data-your-turn", "true")
+    match, bo, page = _on_bos_turn(pages)
     page.context.set_offline(True)
     _take_one_disc(page)
     expect(page.locator("#move-message")).to_contain_text(SAVED)
@@ -239,11 +238,7 @@ def test_signing_out_deletes_what_the_device_kept(pages):
     assert page.evaluate("() => localStorage.getItem('boardpost.token')") is None
     # Back online, the deleted move is never sent.
     page.context.set_offline(False)
-    page.evaluate("""() => new Promise((resolve) => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = resolve;
-        navigator.serviceWorker.controller.postMessage({type: 'outbox-flush'}, [channel.port2]);
-    })""")
+    _send_kept(page)
     assert Move.objects.filter(match=match).count() == count
 
 
