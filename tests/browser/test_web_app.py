@@ -132,6 +132,8 @@ def test_the_app_opens_offline_with_the_inbox_and_a_match_as_the_player_saw_them
     banner = page.locator("#offline-banner")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("You are offline.")
+    # The banner fits the phone: nothing wider than its screen.
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     expect(page.locator(f"a[href='/match/{match.id}']").first).to_be_visible()
     _screen(page, "app-offline-inbox")
     page.locator(f"a[href='/match/{match.id}']").first.click()
