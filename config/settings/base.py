@@ -243,7 +243,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.10.0",
+    "VERSION": "2.11.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -252,7 +252,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # Both a match and a tournament have a status: each keeps a name of its own.
-    "ENUM_NAME_OVERRIDES": {"StatusEnum": ["open", "active", "finished", "aborted"],
+    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
+                            "ReportStatusEnum": ["open", "dismissed", "acted"],
+                            "StatusEnum": ["open", "active", "finished", "aborted"],
                             "TournamentStatusEnum": ["entry", "running", "finished",
                                                      "cancelled"]},
     # Each error response lists its codes; the default hook (enum components) still runs.
@@ -260,9 +262,6 @@ SPECTACULAR_SETTINGS = {
                              "config.api.error_codes_hook",
                              "games.api.schemas.game_types_hook"],
     # Enums that share a field name with another's get names of their own.
-    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
-                            "ReportStatusEnum": ["open", "dismissed", "acted"],
-                            "StatusEnum": ["open", "active", "finished", "aborted"]},
 }
 
 # Throttle counters live in the cache: set CACHE_URL (e.g. redis://...) when several processes

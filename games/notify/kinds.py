@@ -171,17 +171,11 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
         return Message(kind=str(kind), title=title, body=body,
                        path=path if match else page, match=match,
                        tag=f"{kind}:{match or entry.get('id')}")
-    if kind in (Kind.PLAN_NOT_COVERED, Kind.PLAN_DROPPED):
-        title, body = _plan_words(kind, game)
+    if kind in (Kind.PLAN_NOT_COVERED, Kind.PLAN_DROPPED, Kind.CHAT):
+        title, body = (_chat_words(game, data) if kind == Kind.CHAT
+                       else _plan_words(kind, game))
         return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                        tag=f"{kind}:{match or entry.get('id')}")
-    if kind == Kind.CHAT:
-        # Who wrote, never what: the line is read in the match, where its rules apply.
-        by = data.get("by")
-        title = (_("%(game)s: %(player)s wrote in the chat") % {"game": game, "player": by}
-                 if by else _("%(game)s: a new line in the chat") % {"game": game})
-        return Message(kind=str(kind), title=title, body=_("Open the match to read it."),
-                       path=path, match=match, tag=f"{kind}:{match or entry.get('id')}")
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
         title = _("Your turn in %(game)s") % {"game": game}
@@ -213,6 +207,14 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
                 "before": before, "after": after, "change": after - before}
     return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                    tag=f"{kind}:{match or entry.get('id')}")
+
+
+def _chat_words(game: str, data: Mapping[str, Any]) -> tuple[str, str]:
+    """Who wrote, never what: the line is read in the match, where its rules apply."""
+    by = data.get("by")
+    title = (_("%(game)s: %(player)s wrote in the chat") % {"game": game, "player": by}
+             if by else _("%(game)s: a new line in the chat") % {"game": game})
+    return title, _("Open the match to read it.")
 
 
 # The web client's page with the vacation switch.
