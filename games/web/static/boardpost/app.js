@@ -18,6 +18,7 @@ import * as player from "./pages/player.js";
 import * as rules from "./pages/rules.js";
 import * as tutorial from "./pages/tutorial.js";
 import { myTurn } from "./matchinfo.js";
+import { forgetPlayer, setAppBadge, startOffline } from "./offline.js";
 import { isGuest } from "./playnow.js";
 
 /**
@@ -130,6 +131,7 @@ async function updateBadge() {
       || m.invitation_pending).length;
     badge.textContent = mine ? String(mine) : "";
     badge.hidden = !mine;
+    setAppBadge(mine);
     badge.setAttribute("aria-label", interpolate(ngettext("%(n)s match waiting for you",
       "%(n)s matches waiting for you", mine), { n: mine }));
   } catch {
@@ -282,6 +284,8 @@ async function signOut() {
   }
   session.clear();
   feed.stop();
+  // Nothing of the player stays on the device: kept answers, moves not sent, the app badge.
+  await forgetPlayer();
   navigate("/signin");
 }
 
@@ -360,6 +364,7 @@ window.addEventListener("popstate", route);
 
 onSignedOut(() => {
   feed.stop();
+  forgetPlayer();
   notice(gettext("Your session ended; please sign in again."), "error");
   navigate(`/signin?next=${encodeURIComponent(location.pathname)}`, { replace: true });
 });
@@ -383,6 +388,7 @@ export function signedIn(token, username, next) {
 
 setUpNavMenu();
 setUpLanguageMenu();
+startOffline();
 if (session.token) {
   feed.start();
   followPlayerLanguage();
