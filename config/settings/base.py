@@ -166,6 +166,13 @@ REST_FRAMEWORK = {
         "guest": env("THROTTLE_GUEST", default="300/hour"),
         "guest_user": env("THROTTLE_GUEST_USER", default="300/min"),
         "longpoll": env("THROTTLE_LONGPOLL", default="3000/min"),
+        # Password reset mails asked for per client address, and per address asked about
+        # (whoever asks: a mailbox is not flooded); reset links tried per client address.
+        "password_forgot": env("THROTTLE_PASSWORD_FORGOT", default="30/hour"),
+        "password_forgot_email": env("THROTTLE_PASSWORD_FORGOT_EMAIL", default="3/hour"),
+        "password_reset": env("THROTTLE_PASSWORD_RESET", default="30/hour"),
+        # Data exports asked for per player.
+        "export": env("THROTTLE_EXPORT", default="3/day"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -192,7 +199,7 @@ REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 # SIGNIN_COOLOFF_MINUTES.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    "accounts.backends.ReopeningModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("SIGNIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("SIGNIN_COOLOFF_MINUTES", default=15.0) / 60
@@ -214,6 +221,17 @@ MAX_ACTIVE_BOT_MATCHES = env.int("MAX_ACTIVE_BOT_MATCHES", default=10)
 GUEST_TOKEN_DAYS = env.int("GUEST_TOKEN_DAYS", default=30)
 GUEST_MAX_ACTIVE_MATCHES = env.int("GUEST_MAX_ACTIVE_MATCHES", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=14)
+
+# Closing an account (accounts.closing, games.lifecycle): a deletion is done this many days
+# after it was asked for, unless the player signs in first. A data export's archive can be
+# downloaded for EXPORT_KEEP_DAYS, then it is deleted. A password reset link works for
+# PASSWORD_RESET_TIMEOUT seconds (Django's token generator), once. The account sweep does the
+# deletions that fell due, builds the exports and sends the reset mails whose task was lost,
+# and deletes expired archives.
+ACCOUNT_DELETION_GRACE_DAYS = env.int("ACCOUNT_DELETION_GRACE_DAYS", default=30)
+EXPORT_KEEP_DAYS = env.int("EXPORT_KEEP_DAYS", default=7)
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=86400)
+ACCOUNT_WORK_GRACE_SECONDS = env.float("ACCOUNT_WORK_GRACE_SECONDS", default=60.0)
 
 # The admin site (/admin/), behind the same sign-in protection; off when false.
 ADMIN_ENABLED = env.bool("DJANGO_ADMIN_ENABLED", default=True)
@@ -335,6 +353,10 @@ CELERY_BEAT_SCHEDULE: dict = {
     "clean-up-idle-guests": {
         "task": "games.guests_idle_delete",
         "schedule": env.float("GUEST_CLEANUP_SECONDS", default=3600.0),
+    },
+    "sweep-accounts": {
+        "task": "games.account_work_sweep",
+        "schedule": env.float("ACCOUNT_SWEEP_SECONDS", default=60.0),
     },
 }
 # Work a match waits on (a bot's turn or next action, the engine's automatic step, the rating)
