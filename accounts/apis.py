@@ -1,5 +1,5 @@
-"""Accounts API: registration and API tokens (several named tokens per person, one per device
-or script; each can expire; list them, revoke one or all)."""
+"""Accounts API: registration, API tokens (several named tokens per person, one per device or
+script; each can expire; list them, revoke one or all) and changing one's password."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors, services
+from accounts import closing, selectors, services
 from accounts.exceptions import TokenNotFound
 from accounts.models import ApiToken
 from config.api import StrictSerializer, error_responses, schema_serializer
@@ -202,4 +202,36 @@ class CurrentTokenApi(APIView):
         if not isinstance(request.auth, ApiToken):
             raise TokenNotFound(_("This request was not sent with an API token."))
         services.token_revoke(user=request.user, token_id=request.auth.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+PASSWORD_FIELD = {"max_length": 128, "trim_whitespace": False}
+
+
+class PasswordChangeApi(APIView):
+    """Change the caller's password: the current one confirms it (a wrong one counts towards
+    the sign-in limits). Every other token and session of the account ends; the token (or
+    session) of this request stays signed in."""
+
+    class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "PasswordChange"
+
+        current_password = serializers.CharField(**PASSWORD_FIELD)
+        new_password = serializers.CharField(**PASSWORD_FIELD)
+
+    @extend_schema(operation_id="me_password_change", request=InputSerializer,
+                   responses={204: None, **error_responses(400, 403)})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        closing.password_confirm(request=request._request, user=request.user,
+                                 password=data.validated_data["current_password"])
+        token = request.auth if isinstance(request.auth, ApiToken) else None
+        # Token calls have no session (config.token_calls); a session-authenticated call keeps
+        # its own.
+        session = None if token is not None else getattr(request._request, "session", None)
+        services.password_set(user=request.user, password=data.validated_data["new_password"],
+                              keep_token=token,
+                              keep_session=session.session_key if session is not None else None)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -12,4 +12,5 @@ urlpatterns = [
     path("auth/tokens", apis.TokenListApi.as_view(), name="tokens"),
     path("auth/tokens/current", apis.CurrentTokenApi.as_view(), name="token-current"),
     path("auth/tokens/<int:token_id>", apis.TokenDetailApi.as_view(), name="token-detail"),
+    path("me/password", apis.PasswordChangeApi.as_view(), name="password"),
 ]

@@ -270,6 +270,8 @@ class UserEvent(models.Model):
         # not cover (with that move's key, as the player saw it), or its reply was refused.
         PLAN_NOT_COVERED = "plan_not_covered"
         PLAN_DROPPED = "plan_dropped"
+        # The player's data export (games.lifecycle.export) is built and can be downloaded.
+        EXPORT_READY = "export_ready"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="events")

@@ -264,6 +264,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets whose field name another component's choices also use.
+    "ENUM_NAME_OVERRIDES": {"DataExportStatusEnum": "accounts.models.DataExport.Status",
+                            "StatusEnum": ["open", "active", "finished", "aborted"]},
     # Each error response lists its codes; the default hook (enum components) still runs.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.api.error_codes_hook",

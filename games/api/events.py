@@ -62,7 +62,7 @@ class UserEventsSchema(APIView):
             "The caller's feed entries with `id > after`, oldest first: invited, "
             "invitation_declined, match_started, your_turn, deadline_soon, timed_out, "
             "match_finished, match_aborted, rating_changed, vacation_ending, vacation_ended, "
-            "auto_vacation_started, plan_not_covered, plan_dropped. "
+            "auto_vacation_started, plan_not_covered, plan_dropped, export_ready. "
             "When there are none and `wait` > "
             "0, the answer waits for the next entry or `wait` seconds. Token authentication "
             "only."),

@@ -31,6 +31,7 @@ KIND_OF: dict[str, Kind] = {
     UserEvent.Type.AUTO_VACATION_STARTED: Kind.AUTO_VACATION_STARTED,
     UserEvent.Type.PLAN_NOT_COVERED: Kind.PLAN_NOT_COVERED,
     UserEvent.Type.PLAN_DROPPED: Kind.PLAN_DROPPED,
+    UserEvent.Type.EXPORT_READY: Kind.EXPORT_READY,
 }
 NOTIFIED_TYPES = frozenset(KIND_OF)
 
@@ -47,6 +48,7 @@ DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.AUTO_VACATION_STARTED: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.PLAN_NOT_COVERED: {Channel.PUSH: True, Channel.EMAIL: False},
     Kind.PLAN_DROPPED: {Channel.PUSH: True, Channel.EMAIL: False},
+    Kind.EXPORT_READY: {Channel.PUSH: True, Channel.EMAIL: True},
 }
 
 # The words are in the active language: the recipient's (games.notify.delivery and
@@ -72,6 +74,7 @@ LABELS: dict[str, str] = _Translated({
     Kind.AUTO_VACATION_STARTED: gettext_noop("a vacation started instead of a timeout"),
     Kind.PLAN_NOT_COVERED: gettext_noop("a move your plan did not cover"),
     Kind.PLAN_DROPPED: gettext_noop("your plan could not be played"),
+    Kind.EXPORT_READY: gettext_noop("your data export is ready"),
 })
 
 
@@ -159,6 +162,12 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
         title, body = _plan_words(kind, game)
         return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                        tag=f"{kind}:{match or entry.get('id')}")
+    if kind == Kind.EXPORT_READY:
+        when = _when(data.get("expires_at"))
+        body = (_("Download it from your account page before %(when)s.") % {"when": when}
+                if when else _("Download it from your account page."))
+        return Message(kind=str(kind), title=_("Your Boardpost data is ready"), body=body,
+                       path=ACCOUNT_PATH, match=None, tag=f"{kind}:{entry.get('id')}")
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
         title = _("Your turn in %(game)s") % {"game": game}
@@ -192,8 +201,10 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
                    tag=f"{kind}:{match or entry.get('id')}")
 
 
-# The web client's page with the vacation switch.
+# The web client's page with the vacation switch, and the account's page (password, closing,
+# data exports).
 VACATION_PATH = "/notifications"
+ACCOUNT_PATH = "/account"
 
 
 def _vacation_words(kind: str, data: Mapping[str, Any]) -> tuple[str, str]:

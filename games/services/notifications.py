@@ -21,7 +21,8 @@ NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SO
                             UserEvent.Type.RATING_CHANGED, UserEvent.Type.VACATION_ENDING,
                             UserEvent.Type.VACATION_ENDED,
                             UserEvent.Type.AUTO_VACATION_STARTED,
-                            UserEvent.Type.PLAN_NOT_COVERED, UserEvent.Type.PLAN_DROPPED})
+                            UserEvent.Type.PLAN_NOT_COVERED, UserEvent.Type.PLAN_DROPPED,
+                            UserEvent.Type.EXPORT_READY})
 
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,

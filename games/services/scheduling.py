@@ -42,9 +42,15 @@ VACATIONS_SWEEP = "games.vacations_sweep"
 NOTIFY_DELIVER = "games.notify_deliver"
 NOTIFY_DIGEST_SEND = "games.notify_digest_send"
 NOTIFY_SWEEP = "games.notify_sweep"
+# The account's life (games.lifecycle): a data export's build, a password reset mail, and the
+# sweep of what is due (deletions, builds and mails waiting too long, expired archives).
+EXPORT_BUILD = "games.export_build"
+PASSWORD_RESET_SEND = "games.password_reset_send"
+ACCOUNT_WORK_SWEEP = "games.account_work_sweep"
 
 TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
-              DEADLINES_SWEEP, DUE_WORK_SWEEP, VACATIONS_SWEEP)
+              DEADLINES_SWEEP, DUE_WORK_SWEEP, VACATIONS_SWEEP, EXPORT_BUILD,
+              PASSWORD_RESET_SEND, ACCOUNT_WORK_SWEEP)
 
 logger = logging.getLogger(__name__)
 
@@ -141,3 +147,13 @@ def notify_after_commit(*, event_ids: list[int]) -> None:
     them. A message that is lost (the broker down at commit) is made good by the notification
     sweep (``games.notify.sweeps.sweep``), which finds entries that were never delivered."""
     _after_commit(NOTIFY_DELIVER, (event_ids,))
+
+
+def export_build_after_commit(*, export_id: str) -> None:
+    """The build of a data export's archive (``games.lifecycle.export``)."""
+    _after_commit(EXPORT_BUILD, (export_id,))
+
+
+def password_reset_send_after_commit(*, request_id: int) -> None:
+    """The password reset mails of one request (``games.lifecycle.recovery``)."""
+    _after_commit(PASSWORD_RESET_SEND, (request_id,))

@@ -57,7 +57,8 @@ def test_your_turn_is_mailed_with_text_html_and_unsubscribe_links(
     assert set(answer.json()["turned_off"]) == {"your_turn", "deadline_soon", "invited",
                                                 "match_finished", "vacation_ending",
                                                 "vacation_ended", "auto_vacation_started",
-                                                "plan_not_covered", "plan_dropped"}
+                                                "plan_not_covered", "plan_dropped",
+                                                "export_ready"}
     count = len(smtp.messages)
     with django_capture_on_commit_callbacks(execute=True):
         notify(user_ids=[alice.id], type=UserEvent.Type.INVITED, game="nibble", by="bob")

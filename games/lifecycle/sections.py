@@ -1,0 +1,76 @@
+"""The sections of a player's data export, one per kind of data (``games.lifecycle.export``
+lists them): each a function of the account that returns what the server holds of that kind,
+JSON-ready, as the player may see it. Matches are exported exactly as the API answers the player
+(``games.selectors.matches``): while a match runs, other seats' hidden information is not in
+them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import User
+from accounts.selectors import token_list
+from games.models import Match, Rating, RatingChange, UserEvent
+from games.notify.models import NotificationSettings, PushSubscription
+from games.notify.preferences import settings_for
+from games.selectors.feeds import feed_entry
+from games.selectors.matches import match_detail, match_moves_for_user, seats_prefetch
+from games.selectors.players import rating_summary
+from games.selectors.vacations import vacation_status
+
+
+def profile(user: User) -> dict[str, Any]:
+    return {"username": user.username, "email": user.email, "date_joined": user.date_joined,
+            "last_login": user.last_login, "is_guest": user.is_guest,
+            "language": user.language or None, "matches_private": user.matches_private}
+
+
+def notification_settings(user: User) -> dict[str, Any]:
+    prefs: NotificationSettings = settings_for(user)
+    return {"preferences": prefs.preferences, "email_digest": prefs.email_digest,
+            "verified_email": prefs.verified_email, "digest_hour": prefs.digest_hour,
+            "time_zone": prefs.time_zone, "reminder_offsets": prefs.reminder_offsets}
+
+
+def tokens(user: User) -> list[dict[str, Any]]:
+    """Names and prefixes only: the keys are not kept, and their digests say nothing."""
+    return [{key: value for key, value in token.items() if key != "current"}
+            for token in token_list(user=user, current=None)]
+
+
+def devices(user: User) -> list[dict[str, Any]]:
+    return list(PushSubscription.objects.filter(user=user).order_by("id").values(
+        "name", "user_agent", "created_at", "last_used_at"))
+
+
+def vacation(user: User) -> dict[str, Any]:
+    return dict(vacation_status(user=user, now=timezone.now()))
+
+
+def matches(user: User) -> list[dict[str, Any]]:
+    """Every match the player sits in or created, each with its whole move log, as the API
+    shows them to that player."""
+    found = (Match.objects.filter(Q(seats__user=user) | Q(created_by=user)).distinct()
+             .order_by("created_at", "id").prefetch_related(seats_prefetch()))
+    return [{**match_detail(match, user),
+             "moves": match_moves_for_user(match=match, user=user, limit=max(match.version, 1))}
+            for match in found]
+
+
+def ratings(user: User) -> dict[str, Any]:
+    history = RatingChange.objects.filter(user=user).order_by("game", "at", "id").values(
+        "game", "match_id", "at", "rank", "display_before", "display_after", "mu_before",
+        "sigma_before", "mu_after", "sigma_after")
+    return {"current": [rating_summary(rating)
+                        for rating in Rating.objects.filter(user=user).order_by("game")],
+            "history": [{**row, "match": str(row.pop("match_id"))} for row in history]}
+
+
+def notifications(user: User) -> list[dict[str, Any]]:
+    rows = (UserEvent.objects.filter(user=user).order_by("id")
+            .values("id", "type", "match_id", "match__game", "data", "created_at"))
+    return [dict(feed_entry(row)) for row in rows]
+
