@@ -41,6 +41,10 @@ NAME_FIELD = {"max_length": 100, "required": False, "allow_blank": True,
               "help_text": "What the token is for (a device, a script); shown in the list."}
 
 
+def password_field() -> serializers.CharField:
+    return serializers.CharField(max_length=128, trim_whitespace=False)
+
+
 class NewNameField(serializers.RegexField):
     """A name a person signs up with: 3-30 letters, digits, '_', '.' or '-', not starting
     with "guest-" (guests' generated names do)."""
@@ -61,7 +65,7 @@ class SignUpSerializer(StrictSerializer):
         ref_name = "Register"
 
     username = NewNameField()
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    password = password_field()
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
     token_name = serializers.CharField(**NAME_FIELD)
 
@@ -145,7 +149,7 @@ class TokenApi(APIView):
             ref_name = "TokenObtain"
 
         username = serializers.CharField(max_length=150)
-        password = serializers.CharField(max_length=128, trim_whitespace=False)
+        password = password_field()
         name = serializers.CharField(**NAME_FIELD)
         expires_in_days = serializers.IntegerField(
             required=False, min_value=1, max_value=36500,
@@ -205,9 +209,6 @@ class CurrentTokenApi(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-PASSWORD_FIELD = {"max_length": 128, "trim_whitespace": False}
-
-
 class PasswordChangeApi(APIView):
     """Change the caller's password: the current one confirms it (a wrong one counts towards
     the sign-in limits). Every other token and session of the account ends; the token (or
@@ -217,8 +218,8 @@ class PasswordChangeApi(APIView):
         class Meta:
             ref_name = "PasswordChange"
 
-        current_password = serializers.CharField(**PASSWORD_FIELD)
-        new_password = serializers.CharField(**PASSWORD_FIELD)
+        current_password = password_field()
+        new_password = password_field()
 
     @extend_schema(operation_id="me_password_change", request=InputSerializer,
                    responses={204: None, **error_responses(400, 403)})

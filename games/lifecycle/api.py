@@ -13,6 +13,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.apis import password_field
 from accounts.exceptions import GuestNotAllowed
 from accounts.models import DataExport
 from config.api import StrictSerializer, error_responses, schema_serializer
@@ -24,8 +25,6 @@ from config.throttling import (
     ScopedRateThrottle,
 )
 from games.lifecycle import closing, export, recovery
-
-PASSWORD_FIELD = {"max_length": 128, "trim_whitespace": False}
 
 ForgotSerializer = schema_serializer("PasswordForgotAnswer", {
     "message": serializers.CharField(help_text=(
@@ -85,7 +84,7 @@ class PasswordResetApi(APIView):
 
         uid = serializers.CharField(max_length=64)
         token = serializers.CharField(max_length=128)
-        password = serializers.CharField(**PASSWORD_FIELD)
+        password = password_field()
 
     @extend_schema(operation_id="auth_password_reset", request=InputSerializer,
                    responses={204: None, **error_responses(400)})
@@ -137,7 +136,7 @@ class AccountCloseApi(APIView):
             ref_name = "AccountClose"
 
         kind = serializers.ChoiceField(choices=list(closing.KINDS))
-        password = serializers.CharField(**PASSWORD_FIELD)
+        password = password_field()
 
     @extend_schema(operation_id="me_account_close", request=InputSerializer,
                    responses={200: ClosedSerializer, **error_responses(400, 403)})

@@ -28,5 +28,5 @@ class ExportExpired(ApplicationError):
     """The export's archive expired and was deleted; ask for a new one."""
 
     code = "export_expired"
-    http_status = status.HTTP_410_GONE
+    http_status = status.HTTP_410_GONE  # type: ignore[assignment]
     default_message = _("This export has expired: ask for a new one.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import User
@@ -42,8 +42,8 @@ def tokens(user: User) -> list[dict[str, Any]]:
 
 
 def devices(user: User) -> list[dict[str, Any]]:
-    return list(PushSubscription.objects.filter(user=user).order_by("id").values(
-        "name", "user_agent", "created_at", "last_used_at"))
+    return [dict(row) for row in PushSubscription.objects.filter(user=user).order_by("id")
+            .values("name", "user_agent", "created_at", "last_used_at")]
 
 
 def vacation(user: User) -> dict[str, Any]:
@@ -62,11 +62,11 @@ def matches(user: User) -> list[dict[str, Any]]:
 
 def ratings(user: User) -> dict[str, Any]:
     history = RatingChange.objects.filter(user=user).order_by("game", "at", "id").values(
-        "game", "match_id", "at", "rank", "display_before", "display_after", "mu_before",
-        "sigma_before", "mu_after", "sigma_after")
+        "game", "at", "rank", "display_before", "display_after", "mu_before",
+        "sigma_before", "mu_after", "sigma_after", match=F("match_id"))
     return {"current": [rating_summary(rating)
                         for rating in Rating.objects.filter(user=user).order_by("game")],
-            "history": [{**row, "match": str(row.pop("match_id"))} for row in history]}
+            "history": [{**row, "match": str(row["match"])} for row in history]}
 
 
 def notifications(user: User) -> list[dict[str, Any]]:
