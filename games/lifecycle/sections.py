@@ -63,10 +63,11 @@ def matches(user: User) -> list[dict[str, Any]]:
 def ratings(user: User) -> dict[str, Any]:
     history = RatingChange.objects.filter(user=user).order_by("game", "at", "id").values(
         "game", "at", "rank", "display_before", "display_after", "mu_before",
-        "sigma_before", "mu_after", "sigma_after", match=F("match_id"))
+        "sigma_before", "mu_after", "sigma_after", match_uuid=F("match_id"))
     return {"current": [rating_summary(rating)
                         for rating in Rating.objects.filter(user=user).order_by("game")],
-            "history": [{**row, "match": str(row["match"])} for row in history]}
+            "history": [{**{k: v for k, v in row.items() if k != "match_uuid"},
+                         "match": str(row["match_uuid"])} for row in history]}
 
 
 def notifications(user: User) -> list[dict[str, Any]]:

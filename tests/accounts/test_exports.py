@@ -127,3 +127,17 @@ def test_exports_asked_for_are_throttled(ask, client_for, alice, monkeypatch):
     client = client_for(alice)
     assert [ask(client).status_code for _ in range(3)] == [202, 202, 429]
     assert client.get("/api/me/exports").status_code == 200
+
+
+def test_the_rating_history_is_exported(ask, client_for, alice, bob,
+                                        django_capture_on_commit_callbacks):
+    from tests.accounts.test_closing import finished
+
+    with django_capture_on_commit_callbacks(execute=True):
+        match = finished([alice, bob])
+    client = client_for(alice)
+    ratings = archive(client, ask(client).json()["id"])["sections"]["ratings"]
+    assert [r["game"] for r in ratings["current"]] == ["nibble"]
+    [change] = ratings["history"]
+    assert change["match"] == str(match.id) and change["game"] == "nibble"
+    assert {"rank", "display_before", "display_after", "at"} <= set(change)
