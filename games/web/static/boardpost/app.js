@@ -5,6 +5,7 @@ import { api, live, onSignedOut, request, session } from "./api.js";
 import { loadGames } from "./catalog.js";
 import { clear, h, link, notice } from "./dom.js";
 import { LANG, LANGUAGES, LANGUAGE_COOKIE, gettext, interpolate, ngettext } from "./i18n.js";
+import * as account from "./pages/account.js";
 import * as auth from "./pages/auth.js";
 import * as home from "./pages/home.js";
 import * as inbox from "./pages/inbox.js";
@@ -12,6 +13,7 @@ import * as leaderboards from "./pages/leaderboards.js";
 import * as lobby from "./pages/lobby.js";
 import * as match from "./pages/match.js";
 import * as notifications from "./pages/notifications.js";
+import * as password from "./pages/password.js";
 import * as player from "./pages/player.js";
 import * as rules from "./pages/rules.js";
 import * as tutorial from "./pages/tutorial.js";
@@ -44,6 +46,8 @@ const ROUTES = [
   [/^\/inbox\/?$/, () => inbox, true],
   [/^\/lobby\/?$/, () => lobby, true],
   [/^\/notifications\/?$/, () => notifications, true],
+  [/^\/account\/?$/, () => account, true],
+  [/^\/password\/(forgot|reset)\/?$/, () => password, false],
   [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, false],
   [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, false],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, false],
@@ -156,6 +160,7 @@ function renderNav() {
       item("/leaderboards", gettext("Leaderboards")),
       item("/rules", gettext("Rules")),
       item("/notifications", gettext("Notifications")),
+      item("/account", gettext("Account")),
       isGuest() ? item("/signin", gettext("Sign up"), h("span", { class: "tag" }, gettext("guest")))
         : item(`/player/${session.username}`, /** @type {string} */ (session.username)),
       h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut },
