@@ -47,16 +47,20 @@ def password_field() -> serializers.CharField:
 
 class NewNameField(serializers.RegexField):
     """A name a person signs up with: 3-30 letters, digits, '_', '.' or '-', not starting
-    with "guest-" (guests' generated names do)."""
+    with "guest-" (guests' generated names do) nor "deleted-" (deleted accounts' pseudonyms
+    do)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(r"^[A-Za-z0-9_.-]{3,30}$", help_text=(
-            "3-30 letters, digits, '_', '.' or '-'; not starting with 'guest-'."), **kwargs)
+            "3-30 letters, digits, '_', '.' or '-'; not starting with 'guest-' or 'deleted-'."),
+            **kwargs)
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
-        if value.lower().startswith(services.GUEST_PREFIX):
-            raise serializers.ValidationError("Names starting with 'guest-' are kept for guests.")
+        for prefix in (services.GUEST_PREFIX, closing.PSEUDONYM_PREFIX):
+            if value.lower().startswith(prefix):
+                raise serializers.ValidationError(
+                    f"Names starting with '{prefix}' are kept for the server's own names.")
         return value
 
 

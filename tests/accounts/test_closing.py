@@ -194,3 +194,10 @@ def test_the_sweep_runs_periodically():
 
     entry = settings.CELERY_BEAT_SCHEDULE["sweep-accounts"]
     assert entry["task"] in app.tasks
+
+
+def test_names_like_a_pseudonym_cannot_be_registered():
+    answer = APIClient().post("/api/auth/register", {"username": "Deleted-abc",
+                                                     "password": "a-long-secret-42"},
+                              format="json")
+    assert_error(answer, 400, "validation_error")
