@@ -95,12 +95,13 @@ def account_erase(user: User) -> int:
                 pass
         user.username = _pseudonym()
     user.email = user.first_name = user.last_name = user.language = ""
+    user.last_login = None
     user.set_unusable_password()
     user.is_active, user.is_staff, user.is_superuser = False, False, False
     user.closure, user.deletion_due_at = DELETED, None
     user.closed_at = user.closed_at or timezone.now()
     user.save(update_fields=["username", "email", "first_name", "last_name", "language",
-                             "password", "is_active", "is_staff", "is_superuser", "closure",
+                             "last_login", "password", "is_active", "is_staff", "is_superuser", "closure",
                              "deletion_due_at", "closed_at"])
     user.groups.clear()
     user.user_permissions.clear()
