@@ -87,6 +87,12 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.username
 
+    @property
+    def is_deleted(self) -> bool:
+        """A deleted account: still seated in the matches it played, under its pseudonym, but
+        nobody is told anything any more, nor rated."""
+        return self.closure == self.Closure.DELETED
+
 
 def token_digest(key: str) -> str:
     """What is stored of a token key: its SHA-256, hex. Keys are long random strings, so a

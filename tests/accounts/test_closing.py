@@ -201,3 +201,18 @@ def test_names_like_a_pseudonym_cannot_be_registered():
                                                      "password": "a-long-secret-42"},
                               format="json")
     assert_error(answer, 400, "validation_error")
+
+
+def test_a_match_rated_after_the_deletion_keeps_nothing_for_the_deleted_account(
+        client_for, alice, bob):
+    match = finished([alice, bob])  # rated once its task runs: after the deletion, here
+    assert close(client_for(alice), "delete").status_code == 200
+    later = timezone.now() + timedelta(days=settings.ACCOUNT_DELETION_GRACE_DAYS, minutes=1)
+    assert account_work_sweep(now=later)["deleted"] == 1
+    from games.services import match_rate
+
+    assert match_rate(match_id=str(match.id)) is True
+    assert RatingChange.objects.filter(match=match, user=bob).exists()
+    assert not Rating.objects.filter(user_id=alice.pk).exists()
+    assert not RatingChange.objects.filter(user_id=alice.pk).exists()
+    assert not UserEvent.objects.filter(user_id=alice.pk).exists()
