@@ -199,6 +199,8 @@ REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 # SIGNIN_COOLOFF_MINUTES.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+    # A disabled account, or one waiting for its deletion, opens again by signing in.
     "accounts.backends.ReopeningModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("SIGNIN_FAILURE_LIMIT", default=10)

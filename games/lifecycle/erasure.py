@@ -17,8 +17,6 @@ same way (``games.services.guests`` finds them; ``erase`` deletes them).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
@@ -27,26 +25,21 @@ from django.utils import timezone
 from accounts.closing import DELETING, account_erase
 from accounts.models import User
 from games.lifecycle import steps
+from games.lifecycle.registry import PerKind
 from games.services.guests import guests_idle
 
 logger = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class Step:
-    name: str
-    run: Callable[[User], int]
-
-
-STEPS: tuple[Step, ...] = (
-    Step("matches", steps.matches_left),
-    Step("ratings", steps.ratings_forgotten),
-    Step("feed", steps.feed_forgotten),
-    Step("devices", steps.devices_forgotten),
-    Step("vacation", steps.vacation_forgotten),
-    Step("replays", steps.replays_forgotten),
-    Step("exports", steps.exports_forgotten),
-    Step("account", account_erase),
+STEPS: tuple[PerKind, ...] = (
+    PerKind("matches", steps.matches_left),
+    PerKind("ratings", steps.ratings_forgotten),
+    PerKind("feed", steps.feed_forgotten),
+    PerKind("devices", steps.devices_forgotten),
+    PerKind("vacation", steps.vacation_forgotten),
+    PerKind("replays", steps.replays_forgotten),
+    PerKind("exports", steps.exports_forgotten),
+    PerKind("account", account_erase),
 )
 
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -30,6 +28,7 @@ from django.utils import timezone
 from accounts.models import DataExport, User
 from games.lifecycle import sections
 from games.lifecycle.exceptions import ExportExpired, ExportNotFound, ExportNotReady, ExportPending
+from games.lifecycle.registry import PerKind
 from games.models import UserEvent
 from games.services import scheduling
 from games.services.notifications import notify
@@ -37,28 +36,22 @@ from games.services.notifications import notify
 FORMAT = "boardpost-export/1"
 
 
-@dataclass(frozen=True)
-class Section:
-    name: str
-    build: Callable[[User], Any]
-
-
-SECTIONS: tuple[Section, ...] = (
-    Section("profile", sections.profile),
-    Section("notification_settings", sections.notification_settings),
-    Section("tokens", sections.tokens),
-    Section("push_subscriptions", sections.devices),
-    Section("vacation", sections.vacation),
-    Section("matches", sections.matches),
-    Section("ratings", sections.ratings),
-    Section("notifications", sections.notifications),
+SECTIONS: tuple[PerKind, ...] = (
+    PerKind("profile", sections.profile),
+    PerKind("notification_settings", sections.notification_settings),
+    PerKind("tokens", sections.tokens),
+    PerKind("push_subscriptions", sections.devices),
+    PerKind("vacation", sections.vacation),
+    PerKind("matches", sections.matches),
+    PerKind("ratings", sections.ratings),
+    PerKind("notifications", sections.notifications),
 )
 
 
 def archive_of(user: User, now: datetime) -> dict[str, Any]:
     """Everything the sections hold about ``user``, as one JSON-ready document."""
     return {"format": FORMAT, "created_at": now, "username": user.username,
-            "sections": {section.name: section.build(user) for section in SECTIONS}}
+            "sections": {section.name: section.run(user) for section in SECTIONS}}
 
 
 @transaction.atomic

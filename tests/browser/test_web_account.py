@@ -16,6 +16,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from accounts.models import DataExport, User
+from tests.browser.checks import axe_violations, overflow
 from tests.browser.conftest import web_pages
 from tests.factories import UserFactory
 from tests.notify.conftest import smtp  # noqa: F401 - the SMTP receiver of the reset mail
@@ -42,20 +43,6 @@ def pages(request, browser, server_url):
         yield client
 
 
-def _overflow(page, viewport: dict) -> int:
-    return page.evaluate("""width => Math.max(document.documentElement.scrollWidth,
-        window.innerWidth) - width""", viewport["width"])
-
-
-def _axe(page, axe_source: str) -> list[dict]:
-    page.add_script_tag(content=axe_source)
-    return page.evaluate("""async () => {
-        const result = await window.axe.run(document, {resultTypes: ['violations']});
-        return result.violations.map((v) => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
-    }""")
-
-
 @pytest.mark.parametrize("viewport", PHONES, ids=["phone360", "phone390"])
 def test_password_data_and_disabling_on_a_phone(pages, axe_source, viewport):
     user = UserFactory(username=f"keeper{viewport['width']}", password=PASSWORD)
@@ -64,8 +51,8 @@ def test_password_data_and_disabling_on_a_phone(pages, axe_source, viewport):
     expect(page.get_by_role("heading", level=1)).to_have_text("Your account")
     days = settings.ACCOUNT_DELETION_GRACE_DAYS
     expect(page.locator("#close-delete-hint")).to_contain_text(f"Deleted {days} days from now")
-    assert _overflow(page, viewport) <= 0
-    assert _axe(page, axe_source) == []
+    assert overflow(page, viewport) <= 0
+    assert axe_violations(page, axe_source) == []
 
     page.fill("#current-password", PASSWORD)
     page.fill("#new-password", NEW)
@@ -83,8 +70,8 @@ def test_password_data_and_disabling_on_a_phone(pages, axe_source, viewport):
     data = json.loads(open(caught.value.path(), encoding="utf-8").read())
     assert data["username"] == user.username and "matches" in data["sections"]
     assert DataExport.objects.filter(user=user, status="ready").count() == 1
-    assert _overflow(page, viewport) <= 0
-    assert _axe(page, axe_source) == []
+    assert overflow(page, viewport) <= 0
+    assert axe_violations(page, axe_source) == []
     pages.shot(page, f"account-phone{viewport['width']}")
 
     page.fill("#close-password", NEW)
@@ -124,14 +111,14 @@ def test_a_forgotten_password_on_a_phone(pages, axe_source, smtp):  # noqa: F811
     page.click("#forgot-form button[type=submit]")
     expect(page.locator("#forgot-done")).to_contain_text("If an account has this address")
     assert [m["To"] for m in smtp.messages] == ["forgetful@example.org"]
-    assert _overflow(page, viewport) <= 0
-    assert _axe(page, axe_source) == []
+    assert overflow(page, viewport) <= 0
+    assert axe_violations(page, axe_source) == []
 
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     page.goto(f"/password/reset?uid={uid}&token={default_token_generator.make_token(user)}")
     page.fill("#reset-password", NEW)
-    assert _overflow(page, viewport) <= 0
-    assert _axe(page, axe_source) == []
+    assert overflow(page, viewport) <= 0
+    assert axe_violations(page, axe_source) == []
     page.click("#reset-form button[type=submit]")
     expect(page).to_have_url(re.compile(r"/signin$"))
     assert User.objects.get(pk=user.pk).check_password(NEW)
@@ -156,5 +143,5 @@ def test_the_page_in_every_language(pages, language):
     text = page.locator("main").inner_text()
     for english in ("Your data", "Close your account", "Ask for my data", "Disable my account"):
         assert english not in text, (language, english)
-    assert _overflow(page, PHONES[0]) <= 0
+    assert overflow(page, PHONES[0]) <= 0
     pages.shot(page, f"account-{language}-phone360")

@@ -18,6 +18,7 @@ from games.notify.models import NotificationSettings
 from games.services import match_create, match_join
 from games.services.matches import SeatSpec
 from games.services.vacations import vacation_end, vacation_start
+from tests.browser.checks import axe_violations, overflow
 from tests.browser.conftest import web_pages
 from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory
@@ -58,17 +59,7 @@ def _page(web, user, *, locale: str = "en-US", viewport: dict | None = None):
 
 
 def _overflow(page, viewport: dict = PHONE) -> int:
-    return page.evaluate("""width => Math.max(document.documentElement.scrollWidth,
-        window.innerWidth) - width""", viewport["width"])
-
-
-def _axe(page, axe_source: str) -> list[dict]:
-    page.add_script_tag(content=axe_source)
-    return page.evaluate("""async () => {
-        const result = await window.axe.run(document, {resultTypes: ['violations']});
-        return result.violations.map((v) => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
-    }""")
+    return overflow(page, viewport)
 
 
 def test_going_on_vacation_and_back_with_auto_vacation_and_reminders(pages, axe_source):
@@ -80,7 +71,7 @@ def test_going_on_vacation_and_back_with_auto_vacation_and_reminders(pages, axe_
     toggle = page.locator("#vacation-toggle")
     expect(toggle).to_have_attribute("aria-pressed", "false")
     assert _overflow(page) <= 0
-    assert _axe(page, axe_source) == []
+    assert axe_violations(page, axe_source) == []
 
     toggle.click()
     expect(status).to_contain_text("You are on vacation")
@@ -161,7 +152,7 @@ def test_others_see_the_badge_wherever_the_player_is_named(pages, axe_source):
     expect(badge).to_have_text(AWAY["fr"])
     expect(page.locator(".seat-chip[data-seat='0'] [data-away]")).to_have_count(0)
     assert _overflow(page, PHONE_375) <= 0
-    assert _axe(page, axe_source) == []
+    assert axe_violations(page, axe_source) == []
     pages.shot(page, "away-match-fr-phone375")
 
     page.goto("/")
@@ -169,18 +160,18 @@ def test_others_see_the_badge_wherever_the_player_is_named(pages, axe_source):
     expect(row.locator("[data-away]")).to_have_text(AWAY["fr"])
     expect(page.locator(".invitation [data-away]")).to_have_text(AWAY["fr"])
     assert _overflow(page, PHONE_375) <= 0
-    assert _axe(page, axe_source) == []
+    assert axe_violations(page, axe_source) == []
     pages.shot(page, "away-inbox-fr-phone375")
 
     page.goto("/lobby")
     expect(page.locator(".open-list [data-away]")).to_have_text(AWAY["fr"])
     assert _overflow(page, PHONE_375) <= 0
-    assert _axe(page, axe_source) == []
+    assert axe_violations(page, axe_source) == []
 
     page.goto("/player/basile")
     expect(page.locator("h1 [data-away]")).to_have_text(AWAY["fr"])
     assert _overflow(page, PHONE_375) <= 0
-    assert _axe(page, axe_source) == []
+    assert axe_violations(page, axe_source) == []
     pages.shot(page, "away-player-fr-phone375")
     page.goto("/player/anne")
     expect(page.get_by_role("heading", level=1)).to_have_text("anne")

@@ -4,7 +4,7 @@
 // disabled or deleted after the grace period (GET /api/me/account, POST /api/me/account/close).
 
 import { api, request, session } from "../api.js";
-import { clear, dateTime, h, notice } from "../dom.js";
+import { actionForm, clear, dateTime, h, notice } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
@@ -20,39 +20,18 @@ function passwordField(id, label, autocomplete) {
   return { input, node: h("div", { class: "field" }, h("label", { for: id }, label), input) };
 }
 
-/** A form whose submit runs `action`; its errors are said in its alert line.
- * @param {string} id @param {Node[]} fields @param {string} label
- * @param {() => Promise<void>} action */
-function form(id, fields, label, action) {
-  const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
-  const button = h("button", { type: "submit", class: "primary" }, label);
-  const node = h("form", { id }, ...fields, error, button);
-  node.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    error.textContent = "";
-    button.disabled = true;
-    try {
-      await action();
-    } catch (err) {
-      error.textContent = err.message;
-    } finally {
-      button.disabled = false;
-    }
-  });
-  return node;
-}
-
 function passwordPart() {
   const current = passwordField("current-password", gettext("Current password"), "current-password");
   const next = passwordField("new-password", gettext("New password"), "new-password");
   return h("section", { "aria-labelledby": "password-heading", class: "card" },
     h("h2", { id: "password-heading" }, gettext("Password")),
-    form("password-form", [current.node, next.node], gettext("Change the password"), async () => {
-      await api.post("/api/me/password",
-        { current_password: current.input.value, new_password: next.input.value });
-      current.input.value = next.input.value = "";
-      notice(gettext("Your password is changed; your other devices are signed out."));
-    }));
+    actionForm({ id: "password-form", children: [current.node, next.node],
+      label: gettext("Change the password"), action: async () => {
+        await api.post("/api/me/password",
+          { current_password: current.input.value, new_password: next.input.value });
+        current.input.value = next.input.value = "";
+        notice(gettext("Your password is changed; your other devices are signed out."));
+      } }));
 }
 
 /** @param {number} bytes */
@@ -135,19 +114,20 @@ function closePart(account, ctx) {
   const password = passwordField("close-password", gettext("Your password"), "current-password");
   part.append(
     h("p", { class: "muted" }, gettext("Either way you resign every running match, leave the leaderboards and are signed out everywhere.")),
-    form("close-form", [kinds, password.node], gettext("Close my account"), async () => {
-      const kind = /** @type {HTMLInputElement} */ (
-        kinds.querySelector("input[name=close-kind]:checked")).value;
-      const closed = await api.post("/api/me/account/close",
-        { kind, password: password.input.value });
-      session.clear();
-      ctx.feed.stop();
-      notice(closed.deletion_due_at
-        ? interpolate(gettext("Your account will be deleted on %(when)s. Sign in before then to keep it."),
-          { when: dateTime(closed.deletion_due_at) })
-        : gettext("Your account is disabled. Sign in to open it again."));
-      ctx.navigate("/signin");
-    }));
+    actionForm({ id: "close-form", children: [kinds, password.node],
+      label: gettext("Close my account"), action: async () => {
+        const kind = /** @type {HTMLInputElement} */ (
+          kinds.querySelector("input[name=close-kind]:checked")).value;
+        const closed = await api.post("/api/me/account/close",
+          { kind, password: password.input.value });
+        session.clear();
+        ctx.feed.stop();
+        notice(closed.deletion_due_at
+          ? interpolate(gettext("Your account will be deleted on %(when)s. Sign in before then to keep it."),
+            { when: dateTime(closed.deletion_due_at) })
+          : gettext("Your account is disabled. Sign in to open it again."));
+        ctx.navigate("/signin");
+      } }));
   return part;
 }
 

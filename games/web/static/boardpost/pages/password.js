@@ -4,7 +4,7 @@
 // the link's uid and token in the query).
 
 import { api } from "../api.js";
-import { h, link, notice } from "../dom.js";
+import { actionForm, h, link, notice } from "../dom.js";
 import { gettext } from "../i18n.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
@@ -12,23 +12,9 @@ import { gettext } from "../i18n.js";
 /** @param {string} id @param {string} title @param {HTMLInputElement} input @param {string} label
  * @param {string} submit @param {() => Promise<void>} action */
 function form(id, title, input, label, submit, action) {
-  const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
-  const button = h("button", { type: "submit", class: "primary" }, submit);
-  const node = h("form", { id, class: "card narrow" }, h("h2", null, title),
-    h("div", { class: "field" }, h("label", { for: input.id }, label), input), error, button);
-  node.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    error.textContent = "";
-    button.disabled = true;
-    try {
-      await action();
-    } catch (err) {
-      error.textContent = err.message;
-    } finally {
-      button.disabled = false;
-    }
-  });
-  return node;
+  return actionForm({ id, className: "card narrow", label: submit, action, children: [
+    h("h2", null, title),
+    h("div", { class: "field" }, h("label", { for: input.id }, label), input)] });
 }
 
 /** @param {HTMLElement} main */
