@@ -216,3 +216,23 @@ def test_a_match_rated_after_the_deletion_keeps_nothing_for_the_deleted_account(
     assert not Rating.objects.filter(user_id=alice.pk).exists()
     assert not RatingChange.objects.filter(user_id=alice.pk).exists()
     assert not UserEvent.objects.filter(user_id=alice.pk).exists()
+
+
+def test_a_deletion_that_fails_holds_back_no_other(client_for, alice, bob, monkeypatch):
+    for user in (alice, bob):
+        assert close(client_for(user), "delete").status_code == 200
+    real = erasure.STEPS
+
+    def broken(user):
+        if user.pk == alice.pk:
+            raise RuntimeError("a step failed")
+        return 0
+
+    monkeypatch.setattr(erasure, "STEPS", (erasure.PerKind("broken", broken), *real))
+    later = timezone.now() + timedelta(days=settings.ACCOUNT_DELETION_GRACE_DAYS, minutes=1)
+    done = account_work_sweep(now=later)
+    assert (done["deleted"], done["failed"]) == (1, 1)
+    assert User.objects.get(pk=alice.pk).closure == "deleting"
+    assert User.objects.get(pk=bob.pk).closure == "deleted"
+    monkeypatch.setattr(erasure, "STEPS", real)
+    assert account_work_sweep(now=later)["deleted"] == 1
