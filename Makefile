@@ -87,14 +87,17 @@ bench: $(STAMP)
 ## stack floor (games.benchmarks.floor: the project's settings, middleware and ORM) and the move
 ## path, printed with their ratios to the bare floor
 ## (Celery's broker and the wake-ups in a Redis database of the benchmarks' own, as deployed;
-## the commands purge the tasks they leave there)
+## the commands purge the tasks they leave there; BENCH_API_ARGS for others, e.g.
+## "--server both": each mode under gunicorn and under Granian, interleaved)
 BENCH_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boardpost_bench
 BENCH_REDIS_URL ?= redis://127.0.0.1:6379/4
+BENCH_API_ARGS ?=
 bench-api: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
-	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --bare --floor
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_api --clients 16 --bare --floor \
+	  $(BENCH_API_ARGS)
 
 ## make profile-moves: where one move's CPU time goes, the move path and the floor (cProfile)
 profile-moves: $(STAMP)
@@ -127,8 +130,9 @@ clean:
 ## make bench-longpoll: 1,000, 2,000 and 5,000 waiting long-poll clients on one uvicorn process,
 ## one match watched by all and 100 matches moved at once, each run preceded by the same against
 ## the bare ASGI floor (games.benchmarks.bare.longpoll) and printed beside it
-## (BENCH_LONGPOLL_ARGS for others, e.g. "--clients 1000 --case broadcast"; the floor serves
-## long-polls only, so for "--transport sse" set BENCH_LONGPOLL_FLOOR empty)
+## (BENCH_LONGPOLL_ARGS for others, e.g. "--clients 1000 --case broadcast", or "--server both":
+## every run under uvicorn and under Granian; the floor serves long-polls only, so for
+## "--transport sse" set BENCH_LONGPOLL_FLOOR empty)
 BENCH_LONGPOLL_ARGS ?=
 BENCH_LONGPOLL_FLOOR ?= --floor
 .PHONY: bench-longpoll

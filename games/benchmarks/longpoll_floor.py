@@ -71,20 +71,45 @@ def _ratio(mine: list[float], floor: list[float]) -> str:
     return f"{percentile(mine, 0.99) / percentile(floor, 0.99):.2f}"
 
 
+HEADER = ["got the change", "wake from send", "wake from 201", "moves' own", "refused"]
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    """Rows of cells (the first the header) as aligned text lines."""
+    widths = [max(len(row[n]) for row in rows) for n in range(len(rows[0]))]
+    return [("    " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths,
+                                                                        strict=True))).rstrip()
+            for row in rows]
+
+
 def comparison_lines(floor: Figures, project: Figures) -> list[str]:
     """Both runs in one table (ms, p50 / p99), then Boardpost's p99 over the floor's."""
-    header = ["got the change", "wake from send", "wake from 201", "moves' own", "refused"]
-    rows = [[""] + header, [floor.label, *floor.cells()], [project.label, *project.cells()]]
-    widths = [max(len(row[n]) for row in rows) for n in range(len(header) + 1)]
     lines = ["  against the bare ASGI floor (latency in ms, p50 / p99; the floor takes its "
              "moves in its own process):"]
-    lines += ["    " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths,
-                                                                          strict=True))
-              for row in rows]
+    lines += _table([["", *HEADER], [floor.label, *floor.cells()],
+                     [project.label, *project.cells()]])
     lines.append("    ratio to the floor, p99: wake from send "
                  f"{_ratio(project.from_send, floor.from_send)}, "
                  f"moves' own {_ratio(project.moves, floor.moves)}")
     return lines
+
+
+def servers_lines(runs: list[tuple[Figures | None, Figures]]) -> list[str]:
+    """Each server's runs (its floor's, when measured, and Boardpost's) in one table (ms,
+    p50 / p99), with each row's p99 from the send over the first row's (the first server's
+    floor, or its Boardpost without floors) and, with floors, over its own server's floor."""
+    rows = [(figures, floor) for floor, mine in runs
+            for figures in ((floor, mine) if floor is not None else (mine,))]
+    reference = rows[0][0]
+    floors = runs[0][0] is not None
+    table = [["", *HEADER, f"p99 / {reference.label}"]
+             + (["p99 / own floor"] if floors else [])]
+    for figures, floor in rows:
+        table.append([figures.label, *figures.cells(),
+                      _ratio(figures.from_send, reference.from_send)]
+                     + ([_ratio(figures.from_send, floor.from_send)] if floor else []))
+    return ["  every server side by side (latency in ms, p50 / p99; the ratios are of the "
+            "wake from the send, p99):", *_table(table)]
 
 
 def summary(floor: Figures, project: Figures) -> str:

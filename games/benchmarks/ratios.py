@@ -23,19 +23,31 @@ class Row:
     errors: int
 
 
-def ratio_table(rows: list[Row]) -> list[str]:
-    """The rows as a text table, the first row (the bare floor) the reference of the ratios."""
+def ratio_table(rows: list[Row], own: list[Row] | None = None) -> list[str]:
+    """The rows as a text table, the first row (the bare floor) the reference of the ratios.
+
+    With ``own`` (one row per row: the bare floor measured under the same server as it), two
+    more columns give each row's ratios to that floor too."""
     reference = rows[0]
     width = max(len(row.label) for row in rows)
-    lines = [f"{'':{width}}  {'moves/s':>8}  {'p50':>9}  {'p99':>9}  {'errors':>6}  "
-             f"{'moves/s ratio':>13}  {'p99 ratio':>9}"]
-    for row in rows:
-        rate_ratio = row.rate / reference.rate if reference.rate else float("nan")
-        p99_ratio = row.p99 / reference.p99 if reference.p99 else float("nan")
-        lines.append(
-            f"{row.label:{width}}  {row.rate:8.1f}  {1000 * row.p50:6.1f} ms  "
-            f"{1000 * row.p99:6.1f} ms  {row.errors:6d}  {rate_ratio:13.2f}  {p99_ratio:9.2f}")
+    header = (f"{'':{width}}  {'moves/s':>8}  {'p50':>9}  {'p99':>9}  {'errors':>6}  "
+              f"{'moves/s ratio':>13}  {'p99 ratio':>9}")
+    if own:
+        header += f"  {'own floor: moves/s ratio':>24}  {'p99 ratio':>9}"
+    lines = [header]
+    for n, row in enumerate(rows):
+        line = (f"{row.label:{width}}  {row.rate:8.1f}  {1000 * row.p50:6.1f} ms  "
+                f"{1000 * row.p99:6.1f} ms  {row.errors:6d}  "
+                f"{_ratio(row.rate, reference.rate):13.2f}  {_ratio(row.p99, reference.p99):9.2f}")
+        if own:
+            line += (f"  {_ratio(row.rate, own[n].rate):24.2f}  "
+                     f"{_ratio(row.p99, own[n].p99):9.2f}")
+        lines.append(line)
     return lines
+
+
+def _ratio(value: float, reference: float) -> float:
+    return value / reference if reference else float("nan")
 
 
 def floor_work_problem(label: str, accepted: int, rows: int, versions: int) -> str | None:

@@ -1,6 +1,10 @@
 """Real servers for the integration tests: the API under uvicorn (ASGI) or gunicorn (WSGI) as a
-subprocess, a private PostgreSQL instance a test may stop and start, and a count of the
-PostgreSQL connections a server holds."""
+subprocess, the live-update server of the long-poll and stream tests, a private PostgreSQL
+instance a test may stop and start, and a count of the PostgreSQL connections a server holds.
+
+The ASGI server is uvicorn, as deployed, or Granian with ``BOARDPOST_LIVE_SERVER=granian`` (set
+up as the benchmarks run it, ``games.benchmarks.servers``), so that every live test can be run
+under either."""
 
 from __future__ import annotations
 
@@ -14,17 +18,100 @@ import tempfile
 import time
 import urllib.request
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psycopg
+from django.conf import settings
+from prometheus_client.parser import text_string_to_metric_families
 
+from games.benchmarks.servers import ASGI_SERVERS, asgi_command, worker_pid
 from tests.integration.conftest import ROOT, wait_until
+
+LIVE_SERVER = os.environ.get("BOARDPOST_LIVE_SERVER", "uvicorn")
+if LIVE_SERVER not in ASGI_SERVERS:
+    raise ValueError(f"BOARDPOST_LIVE_SERVER must be one of {ASGI_SERVERS}, not {LIVE_SERVER}")
 
 
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def asgi_server_command(port: int, backlog: int = 2048) -> list[str]:
+    """``config.asgi:application`` on 127.0.0.1:``port`` under the live tests' ASGI server."""
+    if LIVE_SERVER == "uvicorn":
+        return [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host",
+                "127.0.0.1", "--port", str(port), "--no-access-log", "--log-level", "warning",
+                "--backlog", str(backlog)]
+    return asgi_command(LIVE_SERVER, "config.asgi:application", host="127.0.0.1", port=port,
+                        backlog=backlog, concurrency=backlog)
+
+
+class LiveServer:
+    """The live-update server of the long-poll and stream tests: ``config.asgi:application``
+    under the live tests' ASGI server on the test database (``database_url``), with Redis
+    pub/sub as configured, the settings of ``settings_module``."""
+
+    def __init__(self, database_url: str, settings_module: str = "config.settings.test"
+                 ) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = ROOT / "var" / f"{LIVE_SERVER}-live-{uuid.uuid4().hex[:6]}.log"
+        self.log.parent.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings_module,
+               "DATABASE_URL": database_url, "EVENTS_REDIS_URL": settings.EVENTS_REDIS_URL,
+               "THROTTLE_USER": "100000/min", "THROTTLE_ANON": "100000/min"}
+        self.process = subprocess.Popen(asgi_server_command(self.port), cwd=ROOT, env=env,
+                                        stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+        wait_until(self._accepts, timeout=60, interval=0.1,
+                   message=f"{LIVE_SERVER} did not start")
+
+    def _accepts(self) -> bool:
+        if self.process.poll() is not None:
+            raise RuntimeError(f"{LIVE_SERVER} exited:\n{self.log.read_text()}")
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+        except OSError:
+            return False
+        return worker_pid(self.process.pid, LIVE_SERVER) is not None
+
+    def waiting(self, kind: str) -> float:
+        """The live-update requests of ``kind`` (``longpoll``, ``stream``) waiting now in the
+        server, as its ``/metrics`` counts them."""
+        with urllib.request.urlopen(self.url + "/metrics", timeout=10) as response:
+            text = response.read().decode()
+        return sum(sample.value for family in text_string_to_metric_families(text)
+                   for sample in family.samples
+                   if sample.name == "boardpost_live_waiters"
+                   and sample.labels.get("kind") == kind)
+
+    def threads(self) -> int:
+        """The threads of the process that serves (Granian's worker, not its master)."""
+        pid = worker_pid(self.process.pid, LIVE_SERVER)
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("Threads:"):
+                    return int(line.split()[1])
+        raise AssertionError("no Threads line")
+
+    def assert_lets_go(self, kind: str, connect: Callable[[], Any], count: int = 3) -> None:
+        """``count`` clients opened by ``connect`` (anything with a ``close``) wait on the
+        server as ``kind`` (``longpoll``, ``stream``), then go away: the server must count
+        them waiting, then let them go within seconds, well before their wait would end."""
+        before = self.waiting(kind)
+        clients = [connect() for _ in range(count)]
+        wait_until(lambda: self.waiting(kind) == before + count, timeout=10,
+                   message=f"the {kind} clients never waited")
+        for client in clients:
+            client.close()
+        wait_until(lambda: self.waiting(kind) == before, timeout=10,
+                   message="the server did not see its clients go away")
+
+    def stop(self) -> None:
+        stop_process(self.process, self.log)
 
 
 class ApiServer:
@@ -44,10 +131,8 @@ class ApiServer:
                     "BOARDPOST_CELERY_EAGER": "true", "THROTTLE_USER": "1000000/min",
                     "THROTTLE_ANON": "1000000/min", "THROTTLE_REGISTER": "1000000/min",
                     "EVENTS_REDIS_URL": "", **(env or {})}
-        if kind == "uvicorn":
-            self.command = [sys.executable, "-m", "uvicorn", "config.asgi:application",
-                            "--host", "127.0.0.1", "--port", str(self.port), "--no-access-log",
-                            "--log-level", "warning", "--backlog", "1024"]
+        if kind == "uvicorn":  # or Granian, with BOARDPOST_LIVE_SERVER=granian
+            self.command = asgi_server_command(self.port, backlog=1024)
         elif kind == "gunicorn":
             self.command = [sys.executable, "-m", "gunicorn", "config.wsgi:application",
                             "--bind", f"127.0.0.1:{self.port}", "--workers", "1",
@@ -77,14 +162,21 @@ class ApiServer:
         return self.log.read_text() if self.log.exists() else ""
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.unlink(missing_ok=True)
+        if self.process:
+            stop_process(self.process, self.log)
+
+
+def stop_process(process: subprocess.Popen, log: Path) -> None:
+    """Stop a server (killed when it has not stopped 20 s after being told to) and drop its
+    log."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    log.unlink(missing_ok=True)
 
 
 def backends(dsn: str, application_name: str) -> int:

@@ -1,18 +1,16 @@
 """Long-poll endpoints: GET /api/matches/{id}/events and GET /api/me/events.
 
 The fast tests use Django's test client (an async view under WSGI, one event loop per request).
-The integration tests run uvicorn as a subprocess on the test database (transactional tests, so
-it sees the commits) with Redis pub/sub, and talk to it over sockets like a phone would.
+The integration tests run uvicorn (or Granian, with BOARDPOST_LIVE_SERVER=granian) as a
+subprocess on the test database (transactional tests, so it sees the commits) with Redis pub/sub,
+and talk to it over sockets like a phone would.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -32,8 +30,9 @@ from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import create_match, first_nibble_take
 from tests.games.matchplay import assert_error, match_url, start_nibble_match
-from tests.integration.conftest import ROOT, _database_url, await_until, holds_for, wait_until
+from tests.integration.conftest import _database_url, await_until, holds_for
 from tests.integration.http import HttpClient
+from tests.integration.servers import LiveServer
 
 integration = pytest.mark.integration
 
@@ -298,60 +297,15 @@ def _needs_redis_and_postgres() -> None:
     skip_unless(postgresql=True, redis=True)
 
 
-class Uvicorn:
-    """uvicorn serving config.asgi:application against the test database."""
-
-    def __init__(self, database_url: str) -> None:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = ROOT / "var" / f"uvicorn-longpoll-{uuid.uuid4().hex[:6]}.log"
-        self.log.parent.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-               "DATABASE_URL": database_url, "EVENTS_REDIS_URL": settings.EVENTS_REDIS_URL,
-               "THROTTLE_USER": "100000/min", "THROTTLE_ANON": "100000/min"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(self.port), "--no-access-log", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-        wait_until(self._accepts, timeout=60, interval=0.1, message="uvicorn did not start")
-
-    def _accepts(self) -> bool:
-        if self.process.poll() is not None:
-            raise RuntimeError(f"uvicorn exited:\n{self.log.read_text()}")
-        try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-        except OSError:
-            return False
-        return True
-
-    def threads(self) -> int:
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith("Threads:"):
-                    return int(line.split()[1])
-        raise AssertionError("no Threads line")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.unlink(missing_ok=True)
-
-
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         _needs_redis_and_postgres()
-    uvicorn = Uvicorn(_database_url())
+    live = LiveServer(_database_url())
     try:
-        yield uvicorn
+        yield live
     finally:
-        uvicorn.stop()
+        live.stop()
 
 
 class Waiter(threading.Thread):
@@ -375,7 +329,7 @@ class Waiter(threading.Thread):
         return self.status, self.body
 
 
-def _players(server: Uvicorn, *names: str) -> list[HttpClient]:
+def _players(server: LiveServer, *names: str) -> list[HttpClient]:
     return [HttpClient(server.url, token_for(UserFactory(username=name))) for name in names]
 
 
@@ -405,7 +359,7 @@ def _assert_waiting(*waiters: Waiter, seconds: float = 1.0) -> None:
     """The long-polls just sent, with nothing new to answer, stay unanswered for ``seconds``.
 
     This is the first half of what these tests show (a waiting request answers only when
-    something happens), and it gives each request the time to reach its wait in the uvicorn
+    something happens), and it gives each request the time to reach its wait in the server's
     process, a moment that nothing outside the process can observe. Any answer fails at once."""
     assert holds_for(lambda: all(waiter.is_alive() for waiter in waiters), seconds), (
         "answered with nothing new: "
@@ -526,6 +480,23 @@ def test_many_waiting_clients_cost_no_thread_and_all_wake(server, transactional_
     answers = [waiter.answer() for waiter in waiters]
     assert all(status == 200 and body["moves"][0]["seq"] == 1 for status, body in answers)
     assert max(waiter.done_at for waiter in waiters) - moved_at < 5
+
+
+@integration
+def test_a_long_poll_client_that_goes_away_is_let_go_at_once(server, transactional_db):
+    """The server sees the connection close while the request waits: the request ends then,
+    not at the end of its wait."""
+    alice, bob = _players(server, "alice", "bob")
+    match_id = _nibble_over_http(alice, bob)
+
+    def connect() -> socket.socket:
+        client = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        client.sendall(f"GET {events_url(match_id, after=0, wait=30)} HTTP/1.1\r\n"
+                       f"Host: 127.0.0.1\r\nAuthorization: Token {bob.token}\r\n\r\n"
+                       .encode())
+        return client
+
+    server.assert_lets_go("longpoll", connect)
 
 
 @pytest.fixture

@@ -1,25 +1,22 @@
 """Server-Sent Events: GET /api/matches/{id}/stream and GET /api/me/stream.
 
 Refusals (authentication, visibility, parameters) come before any stream starts, so the test
-client checks them. The streams themselves run under uvicorn (with a heartbeat of half a second:
-tests/integration/stream_settings.py) and are read over raw sockets, line by line, as a browser
-would; disconnections are checked in-process against the ASGI handler.
-"""
+client checks them. The streams themselves run under uvicorn, or Granian with
+BOARDPOST_LIVE_SERVER=granian (with a heartbeat of half a second:
+tests/integration/stream_settings.py), and are read over raw sockets, line by line, as a browser
+would; disconnections are checked in-process against the ASGI handler, and against the running
+server for a client that goes away."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import socket
-import subprocess
-import sys
 import time
 import uuid
 from typing import Any
 
 import pytest
-from django.conf import settings
 
 from games.live import asgi as live_asgi
 from games.live import hub as events_hub
@@ -27,7 +24,8 @@ from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import first_nibble_take
 from tests.games.matchplay import assert_error
-from tests.integration.conftest import ROOT, _database_url, await_until, wait_until
+from tests.integration.conftest import _database_url, await_until
+from tests.integration.servers import LiveServer
 from tests.integration.test_longpoll import _move_nibble, _nibble_over_http, _players
 
 integration = pytest.mark.integration
@@ -122,59 +120,21 @@ def test_the_schema_describes_both_streams(api_client):
 
 # =========================================================================== real servers
 
-class StreamServer:
-    """uvicorn on the test database, heartbeats every half second."""
-
-    def __init__(self) -> None:
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = ROOT / "var" / f"uvicorn-streams-{uuid.uuid4().hex[:6]}.log"
-        self.log.parent.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.integration.stream_settings",
-               "DATABASE_URL": _database_url(), "EVENTS_REDIS_URL": settings.EVENTS_REDIS_URL,
-               "THROTTLE_USER": "100000/min", "THROTTLE_ANON": "100000/min"}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(self.port), "--no-access-log", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-        wait_until(self._accepts, timeout=60, interval=0.1, message="uvicorn did not start")
-
-    def _accepts(self) -> bool:
-        if self.process.poll() is not None:
-            raise RuntimeError(f"uvicorn exited:\n{self.log.read_text()}")
-        try:
-            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-        except OSError:
-            return False
-        return True
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.log.unlink(missing_ok=True)
-
-
 @pytest.fixture(scope="module")
 def server(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         skip_unless(postgresql=True, redis=True)
-    uvicorn = StreamServer()
+    live = LiveServer(_database_url(), "tests.integration.stream_settings")
     try:
-        yield uvicorn
+        yield live
     finally:
-        uvicorn.stop()
+        live.stop()
 
 
 class Stream:
     """An SSE connection read line by line: its status, headers, messages and comments."""
 
-    def __init__(self, server: StreamServer, token: str, path: str,
+    def __init__(self, server: LiveServer, token: str, path: str,
                  last_event_id: str | None = None) -> None:
         self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
         head = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {token}\r\n"
@@ -293,6 +253,15 @@ def test_a_finished_match_stream_sends_the_end_and_closes(server, transactional_
         assert stream.next_message() is None  # the server ended the stream
     finally:
         stream.close()
+
+
+@integration
+def test_a_stream_client_that_goes_away_is_let_go(server, transactional_db):
+    """The server sees the connection close while the stream waits between heartbeats."""
+    alice, bob = _players(server, "alice", "bob")
+    match_id = _nibble_over_http(alice, bob)
+    server.assert_lets_go(
+        "stream", lambda: Stream(server, alice.token, f"/api/matches/{match_id}/stream"))
 
 
 @integration

@@ -1,4 +1,5 @@
-"""HTTP benchmark: concurrent clients play Nibble matches against gunicorn on this machine.
+"""HTTP benchmark: concurrent clients play Nibble matches against gunicorn (or Granian) on this
+machine.
 
 Each client owns two accounts and plays both seats of its matches through the public API: from
 each answer (the match as it now stands, with the takeable discs of the player to move) it picks
@@ -17,6 +18,12 @@ alternate (bare, floor, real, real, floor, bare, ...) within one run, so all see
 machine; the command prints each result, then a table of every mode with its ratios to the
 bare floor (or, without ``--bare``, the real path's share of the stack floor). It fails when a
 floor's accepted moves did not all write their row and advance their match's version.
+
+``--server granian`` serves every mode under Granian's WSGI interface instead, set up as the
+gunicorn is (``games.benchmarks.servers``); ``--server both`` runs each mode under both servers,
+their rounds interleaved too (gunicorn's bare floor, Granian's, gunicorn's stack floor, ...),
+each server's floors on matches of their own, and prints every row's ratios to gunicorn's bare
+floor and to its own server's.
 """
 
 from __future__ import annotations
@@ -28,7 +35,6 @@ import os
 import random
 import socket
 import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -47,6 +53,7 @@ from accounts.models import User
 from accounts.services import token_create
 from games.benchmarks.queues import purge_task_queues
 from games.benchmarks.ratios import Row, floor_work_problem, ratio_table
+from games.benchmarks.servers import WSGI_SERVERS, wsgi_command
 from games.benchmarks.snapshot import floor_state
 from games.management.progress import ProgressBar
 from games.models import Match, Move, Seat
@@ -61,6 +68,8 @@ FLOOR_MODES = ("bare", "floor")
 LABELS = {"real": "move path (POST /api/matches/<id>/moves)",
           "floor": "stack floor (games.benchmarks.floor)",
           "bare": "bare floor (games.benchmarks.bare)"}
+# What a round measures: a mode under a server, e.g. ("granian", "bare").
+Target = tuple[str, str]
 
 
 def _free_port() -> int:
@@ -157,16 +166,14 @@ class RealClient(Client):
 class FloorClient(Client):
     """Moves on its own floor match, seats in turn, as fast as the floor answers."""
 
-    mode = "floor"
     # Where its moves go (the stack floor's URL is under /api/, as the project's API is).
     prefix = "/api/floor"
 
     def __init__(self, port: int, tokens: tuple[str, str], stop_at: float, seed: int, *,
-                 floor_matches: dict[str, str], floor_versions: dict[str, int] | None = None,
-                 **_: Any) -> None:
+                 match_id: str, version: int, **_: Any) -> None:
         super().__init__(port, tokens, stop_at, seed)
-        self.match_id = floor_matches[self.mode]
-        self.version = (floor_versions or {}).get(self.mode, 0)
+        self.match_id = match_id
+        self.version = version
 
     def play_one(self) -> None:
         move = {"take": [[self.rng.randrange(16), self.rng.randrange(16)]]}
@@ -182,7 +189,6 @@ class FloorClient(Client):
 class BareClient(FloorClient):
     """The same moves, on a match of its own, through the bare floor's URL."""
 
-    mode = "bare"
     prefix = "/bare"
 
 
@@ -266,10 +272,12 @@ class Tally:
 
 @dataclass(frozen=True)
 class Plan:
-    """How a run goes: the modes measured, the clients and their processes, the servers, the
-    rounds (``seconds`` each) and the warm-up."""
+    """How a run goes: the modes measured, the servers each runs under (gunicorn, Granian or
+    both), the clients and their processes, the servers' workers and threads, the rounds
+    (``seconds`` each) and the warm-up."""
 
     modes: list[str]
+    servers: list[str]
     clients: int
     processes: int
     workers: int
@@ -281,30 +289,50 @@ class Plan:
     @classmethod
     def of(cls, options: dict[str, Any]) -> Plan:
         modes = [mode for mode in FLOOR_MODES if options[mode]] + ["real"]
-        rounds = options["rounds"] if len(modes) > 1 else 1
-        return cls(modes=modes, clients=options["clients"],
+        servers = list(WSGI_SERVERS) if options["server"] == "both" else [options["server"]]
+        rounds = options["rounds"] if len(modes) * len(servers) > 1 else 1
+        return cls(modes=modes, servers=servers, clients=options["clients"],
                    processes=max(1, min(options["client_processes"], options["clients"])),
                    workers=options["workers"], threads=options["threads"], rounds=rounds,
                    seconds=options["seconds"] / rounds, warmup=options["warmup"])
 
     @property
-    def order(self) -> list[str]:
-        """Bare, floor, real, real, floor, bare, ...: each mode runs as often first as
-        last."""
-        return [mode for n in range(self.rounds)
-                for mode in (self.modes if n % 2 == 0 else self.modes[::-1])]
+    def targets(self) -> list[Target]:
+        """Every mode under every server, a mode's servers next to each other."""
+        return [(server, mode) for mode in self.modes for server in self.servers]
+
+    @property
+    def order(self) -> list[Target]:
+        """Bare, floor, real, real, floor, bare, ... (each mode under each server in turn):
+        each target runs as often first as last."""
+        return [target for n in range(self.rounds)
+                for target in (self.targets if n % 2 == 0 else self.targets[::-1])]
+
+    def label(self, target: Target) -> str:
+        """The mode's name, with its server's unless the run is gunicorn's alone."""
+        server, mode = target
+        return LABELS[mode] if self.servers == ["gunicorn"] else f"{LABELS[mode]}, {server}"
+
+    def by_server(self) -> list[Target]:
+        """The targets as the report lists them: gunicorn's modes, then Granian's."""
+        return [(server, mode) for server in self.servers for mode in self.modes]
 
 
 class Command(BaseCommand):
-    help = ("Concurrent HTTP clients play Nibble against gunicorn; prints moves/s and latency "
-            "(with --floor and --bare: against the stack and bare floors too, with the ratios).")
+    help = ("Concurrent HTTP clients play Nibble against gunicorn or Granian; prints moves/s "
+            "and latency (with --floor and --bare: against the stack and bare floors too, with "
+            "the ratios).")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--clients", type=int, default=16)
         parser.add_argument("--seconds", type=float, default=30.0,
                             help="measured seconds per mode (split over the rounds)")
-        parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes")
-        parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn worker")
+        parser.add_argument("--server", choices=[*WSGI_SERVERS, "both"], default="gunicorn",
+                            help="the WSGI server of every mode, or both, interleaved")
+        parser.add_argument("--workers", type=int, default=4, help="server worker processes")
+        parser.add_argument("--threads", type=int, default=1,
+                            help="threads per worker (gunicorn's threads, Granian's blocking "
+                                 "threads: 1 runs one request at a time)")
         parser.add_argument("--client-processes", type=int, default=4,
                             help="processes the simulated clients are spread over")
         parser.add_argument("--floor", action="store_true",
@@ -325,7 +353,7 @@ class Command(BaseCommand):
         plan = Plan.of(options)
         specs, floor_ids = self._clients(plan)
         shares = [specs[n::plan.processes] for n in range(plan.processes)]
-        servers: dict[str, tuple[int, subprocess.Popen]] = {}
+        servers: dict[Target, tuple[int, subprocess.Popen]] = {}
         load_before = os.getloadavg()
         try:
             self._start_servers(plan, servers)
@@ -334,15 +362,17 @@ class Command(BaseCommand):
         finally:
             self._stop(servers, [i for ids in floor_ids.values() for i in ids])
         load_after = os.getloadavg()
-        if not tallies["real"].latencies:
-            raise CommandError(f"no move succeeded; errors by status: {tallies['real'].errors}")
+        for server in plan.servers:
+            if not tallies[server, "real"].latencies:
+                raise CommandError(f"no move succeeded under {server}; errors by status: "
+                                   f"{tallies[server, 'real'].errors}")
         self._report(plan, tallies, load_before, load_after)
         if problems:
             raise CommandError("a floor did not do its work: " + "; ".join(problems))
 
-    def _clients(self, plan: Plan) -> tuple[list[dict[str, Any]], dict[str, list[Any]]]:
-        """Each client's two accounts (and per floor, its match there); each floor's
-        matches' ids."""
+    def _clients(self, plan: Plan) -> tuple[list[dict[str, Any]], dict[Target, list[Any]]]:
+        """Each client's two accounts (and per floor and server, its match there); the
+        matches' ids of each floor under each server."""
         users = []
         for n in range(2 * plan.clients):
             user, _ = User.objects.get_or_create(username=f"bench-{n}")
@@ -350,52 +380,51 @@ class Command(BaseCommand):
         specs: list[dict[str, Any]] = [
             {"tokens": (users[2 * i][1], users[2 * i + 1][1]),
              "opponent": users[2 * i + 1][0].username} for i in range(plan.clients)]
-        floor_ids: dict[str, list[Any]] = {}
-        for mode in (mode for mode in plan.modes if mode in FLOOR_MODES):
-            floor_ids[mode] = self._floor_matches([(users[2 * i][0], users[2 * i + 1][0])
-                                                   for i in range(plan.clients)])
-            for spec, match_id in zip(specs, floor_ids[mode], strict=True):
-                spec.setdefault("floor_matches", {})[mode] = str(match_id)
+        floor_ids: dict[Target, list[Any]] = {}
+        for target in (target for target in plan.targets if target[1] in FLOOR_MODES):
+            floor_ids[target] = self._floor_matches([(users[2 * i][0], users[2 * i + 1][0])
+                                                     for i in range(plan.clients)])
+            for spec, match_id in zip(specs, floor_ids[target], strict=True):
+                spec.setdefault("floor_matches", {})[target] = str(match_id)
         return specs, floor_ids
 
-    def _start_servers(self, plan: Plan, servers: dict[str, tuple[int, subprocess.Popen]]
+    def _start_servers(self, plan: Plan, servers: dict[Target, tuple[int, subprocess.Popen]]
                        ) -> None:
-        """A gunicorn per mode, added to ``servers`` as it starts (so a failure stops those
+        """A server per target, added to ``servers`` as it starts (so a failure stops those
         already started), then waited for."""
         env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",
                "THROTTLE_ANON": "1000000/min"}
-        for mode in plan.modes:
+        for server, mode in plan.targets:
             port = _free_port()
-            servers[mode] = (port, subprocess.Popen(
-                [sys.executable, "-m", "gunicorn",
-                 APPS[mode], "--bind",
-                 f"127.0.0.1:{port}", "--workers", str(plan.workers), "--threads",
-                 str(plan.threads), "--log-level", "warning"],
+            servers[server, mode] = (port, subprocess.Popen(
+                wsgi_command(server, APPS[mode], host="127.0.0.1", port=port,
+                             workers=plan.workers, threads=plan.threads),
                 cwd=ROOT, env=env))
-        for port, server in servers.values():
-            self._wait_for(port, server)
+        for (name, _), (port, process) in servers.items():
+            self._wait_for(port, process, name)
 
-    def _measure(self, plan: Plan, servers: dict[str, tuple[int, subprocess.Popen]],
-                 shares: list[list[dict[str, Any]]]) -> dict[str, Tally]:
+    def _measure(self, plan: Plan, servers: dict[Target, tuple[int, subprocess.Popen]],
+                 shares: list[list[dict[str, Any]]]) -> dict[Target, Tally]:
         """The warm-up, then the measured rounds in the plan's order."""
-        tallies = {mode: Tally() for mode in plan.modes}
+        tallies = {target: Tally() for target in plan.targets}
         # The forked client processes must not share the parent's database connection.
         connections.close_all()
         if plan.warmup > 0:
-            for mode in plan.modes:
-                results, _ = self._round(mode, servers[mode][0], shares, plan.warmup,
+            for target in plan.targets:
+                results, _ = self._round(target, servers[target][0], shares, plan.warmup,
                                          seed=10_000)
-                tallies[mode].warm = sum(len(latencies) for latencies, _, _ in results)
+                tallies[target].warm = sum(len(latencies) for latencies, _, _ in results)
         with ProgressBar(len(plan.order), "bench-api", stream=self.stderr) as bar:
-            for n, mode in enumerate(plan.order):
-                results, wall = self._round(mode, servers[mode][0], shares, plan.seconds,
+            for n, target in enumerate(plan.order):
+                results, wall = self._round(target, servers[target][0], shares, plan.seconds,
                                             seed=1000 * n)
-                tallies[mode].add(results, wall)
+                tallies[target].add(results, wall)
                 bar.advance()
         return tallies
 
     @staticmethod
-    def _stop(servers: dict[str, tuple[int, subprocess.Popen]], floor_ids: list[Any]) -> None:
+    def _stop(servers: dict[Target, tuple[int, subprocess.Popen]], floor_ids: list[Any]
+              ) -> None:
         """Stop the servers, end the floor matches and drop the tasks the run queued."""
         for _, server in servers.values():
             server.terminate()
@@ -407,45 +436,62 @@ class Command(BaseCommand):
                 outcome={"reason": "aborted"})
         purge_task_queues()
 
-    def _report(self, plan: Plan, tallies: dict[str, Tally],
+    def _report(self, plan: Plan, tallies: dict[Target, Tally],
                 load_before: tuple[float, float, float],
                 load_after: tuple[float, float, float]) -> None:
         self.stdout.write(
             f"clients={plan.clients} in {plan.processes} processes "
-            f"gunicorn={plan.workers}x{plan.threads} database={connection.vendor} "
+            f"{' and '.join(plan.servers)}={plan.workers}x{plan.threads} "
+            f"database={connection.vendor} "
             f"rounds={plan.rounds}x{plan.seconds:.1f}s per mode\n"
             f"load average (1/5/15 min) before: {self._load(load_before)}; "
             f"after: {self._load(load_after)}")
-        for mode in plan.modes:
-            self.stdout.write(tallies[mode].lines(LABELS[mode]))
+        for target in plan.by_server():
+            self.stdout.write(tallies[target].lines(plan.label(target)))
         if "bare" in plan.modes:
-            self.stdout.write("every mode against the bare floor (ratio of moves/s: the mode's "
-                              "over the bare floor's; of p99: the same)")
-            self.stdout.write("\n".join(ratio_table(
-                [tallies[mode].row(LABELS[mode]) for mode in plan.modes])))
-        elif "floor" in plan.modes and tallies["floor"].rate:
-            real, floor = tallies["real"], tallies["floor"]
-            self.stdout.write(
-                f"move path / floor: {real.rate / floor.rate:.2f} of the floor's moves/s; "
-                f"p99 {1000 * percentile(real.latencies, 0.99):.1f} ms against "
-                f"{1000 * percentile(floor.latencies, 0.99):.1f} ms")
+            self.stdout.write(self._ratios(plan, tallies))
+        elif "floor" in plan.modes:
+            for server in plan.servers:
+                real, floor = tallies[server, "real"], tallies[server, "floor"]
+                if floor.rate:
+                    self.stdout.write(
+                        f"move path / floor ({server}): {real.rate / floor.rate:.2f} of the "
+                        f"floor's moves/s; p99 {1000 * percentile(real.latencies, 0.99):.1f} "
+                        f"ms against {1000 * percentile(floor.latencies, 0.99):.1f} ms")
+
+    @staticmethod
+    def _ratios(plan: Plan, tallies: dict[Target, Tally]) -> str:
+        """The table of every target against the first server's bare floor (and, with two
+        servers, against its own server's too)."""
+        targets = plan.by_server()
+        rows = [tallies[target].row(plan.label(target)) for target in targets]
+        own = None
+        title = ("every mode against the bare floor (ratio of moves/s: the mode's over the "
+                 "bare floor's; of p99: the same)")
+        if len(plan.servers) > 1:
+            floors = {server: tallies[server, "bare"].row("") for server in plan.servers}
+            own = [floors[server] for server, _ in targets]
+            title = (f"every mode against {plan.servers[0]}'s bare floor and against its own "
+                     "server's (ratio of moves/s: the mode's over the floor's; of p99: the "
+                     "same)")
+        return "\n".join([title, *ratio_table(rows, own)])
 
     @staticmethod
     def _load(values: tuple[float, float, float]) -> str:
         return "/".join(f"{value:.2f}" for value in values)
 
     @staticmethod
-    def _round(mode: str, port: int, shares: list[list[dict[str, Any]]], seconds: float, *,
-               seed: int) -> tuple[list[tuple[list[float], dict, int]], float]:
+    def _round(target: Target, port: int, shares: list[list[dict[str, Any]]], seconds: float,
+               *, seed: int) -> tuple[list[tuple[list[float], dict, int]], float]:
+        mode = target[1]
         if mode in FLOOR_MODES:
             # Each floor client goes on from its match's current version.
-            specs = [spec for share in shares for spec in share]
             versions = dict(Match.objects.filter(
-                id__in=[spec["floor_matches"][mode] for spec in specs])
+                id__in=[spec["floor_matches"][target] for share in shares for spec in share])
                 .values_list("id", "version"))
-            for spec in specs:
-                spec.setdefault("floor_versions", {})[mode] = versions[
-                    UUID(spec["floor_matches"][mode])]
+            shares = [[{**spec, "match_id": spec["floor_matches"][target],
+                        "version": versions[UUID(spec["floor_matches"][target])]}
+                       for spec in share] for share in shares]
             # The forked client processes must not share the parent's database connection.
             connections.close_all()
         stop_at_wall = time.time() + seconds
@@ -459,17 +505,17 @@ class Command(BaseCommand):
         return results, time.monotonic() - started
 
     @staticmethod
-    def _floor_work(plan: Plan, tallies: dict[str, Tally],
-                    floor_ids: dict[str, list[Any]]) -> list[str]:
-        """What each floor failed to do: every move it accepted (warm-up included) must have
-        written its row and advanced its match's version."""
+    def _floor_work(plan: Plan, tallies: dict[Target, Tally],
+                    floor_ids: dict[Target, list[Any]]) -> list[str]:
+        """What each floor failed to do under each server: every move it accepted (warm-up
+        included) must have written its row and advanced its match's version."""
         problems = []
-        for mode, ids in floor_ids.items():
+        for target, ids in floor_ids.items():
             rows = Move.objects.filter(match_id__in=ids).count()
             versions = Match.objects.filter(id__in=ids).aggregate(total=Sum("version"))["total"]
-            tally = tallies[mode]
-            problem = floor_work_problem(LABELS[mode], tally.warm + len(tally.latencies), rows,
-                                         versions or 0)
+            tally = tallies[target]
+            problem = floor_work_problem(plan.label(target), tally.warm + len(tally.latencies),
+                                         rows, versions or 0)
             if problem:
                 problems.append(problem)
         return problems
@@ -491,14 +537,14 @@ class Command(BaseCommand):
         return ids
 
     @staticmethod
-    def _wait_for(port: int, server: subprocess.Popen) -> None:
+    def _wait_for(port: int, server: subprocess.Popen, name: str) -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if server.poll() is not None:
-                raise CommandError("gunicorn exited")
+                raise CommandError(f"{name} exited")
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 return
             except OSError:
                 time.sleep(0.2)
-        raise CommandError("gunicorn did not start")
+        raise CommandError(f"{name} did not start")

@@ -14,9 +14,10 @@ The moves go to a web server of their own (``--moves-to other``, default: a depl
 server takes the moves, its events server the waiting clients) or to the waiting clients' own
 process (``--moves-to same``). That web server is, as deployed (``--web-server gunicorn``,
 default), gunicorn with the web service's settings (``docker/gunicorn.conf.py``: 4 workers of 2
-threads, ``WEB_CONCURRENCY`` and ``WEB_THREADS`` change them), or one uvicorn process
-(``--web-server uvicorn``), which runs Django's views one at a time in its one thread for sync
-code.
+threads, ``WEB_CONCURRENCY`` and ``WEB_THREADS`` change them), Granian's WSGI interface with as
+many workers and blocking threads and an access log too (``--web-server granian``), or one
+uvicorn process (``--web-server uvicorn``), which runs Django's views one at a time in its one
+thread for sync code.
 
 In both, each match has one client of the seat that must act next waiting on its own feed
 (``/api/me/events`` or ``/api/me/stream``): the "actor", woken by its ``your_turn`` entry. The
@@ -34,6 +35,12 @@ With ``--floor`` (long-poll only) each run is preceded by one against the bare A
 (``games.benchmarks.bare.longpoll``): the same endpoints and answer shapes with everything in
 memory, on one uvicorn process with the same options, driven by the same clients (it takes its
 moves itself). Both are then printed side by side, with Boardpost's p99 over the floor's.
+
+``--server granian`` runs the waiting clients' process (and the floor) under Granian's ASGI
+interface instead, set up as the uvicorn is (``games.benchmarks.servers``); ``--server both``
+runs each combination under both, the first server alternating from one combination to the
+next, and prints every run side by side with its ratios to uvicorn's (floor, with ``--floor``).
+The moves' web server is the same whatever ``--server`` says.
 
 ``--clients`` and ``--case`` take several values; every combination is run, each with a fresh
 server. The server needs an open-file limit above the number of clients (one socket each, plus
@@ -65,6 +72,7 @@ from accounts.models import User
 from accounts.services import tokens_create_bulk
 from games.benchmarks import longpoll_floor
 from games.benchmarks.queues import purge_task_queues
+from games.benchmarks.servers import ASGI_SERVERS, asgi_command, worker_pid, wsgi_command
 from games.management.progress import ProgressBar
 from games.models import UserEvent
 from games.services import SeatSpec, match_create, match_join
@@ -164,21 +172,22 @@ def _frame(frame: str) -> str:
 
 
 class ServerProcess:
-    """One uvicorn process and what /proc says about it."""
+    """One ASGI server process (uvicorn or Granian) and what /proc says about the process that
+    serves (Granian's worker, once ``wait_ready`` has found it)."""
 
     def __init__(self, port: int, log: Path, app: str = "config.asgi:application",
-                 extra_env: dict[str, str] | None = None) -> None:
+                 extra_env: dict[str, str] | None = None, server: str = "uvicorn",
+                 concurrency: int = 0) -> None:
         self.port = port
         self.log = log
+        self.server = server
         env = {**os.environ, "DJANGO_DEBUG": "false", "THROTTLE_USER": "1000000/min",
                "THROTTLE_ANON": "1000000/min", "THROTTLE_LONGPOLL": "1000000/min",
                **(extra_env or {})}
         log.parent.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", app, "--host", HOST,
-             "--port", str(port), "--no-access-log", "--no-proxy-headers", "--log-level",
-             "warning",
-             "--backlog", "4096"],
+            asgi_command(server, app, host=HOST, port=port, backlog=4096,
+                         concurrency=concurrency),
             cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
         self.pid = self.process.pid
 
@@ -186,13 +195,17 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise CommandError(f"uvicorn exited:\n{self.log.read_text()[-3000:]}")
+                raise CommandError(f"{self.server} exited:\n{self.log.read_text()[-3000:]}")
             try:
                 socket.create_connection((HOST, self.port), timeout=1).close()
-                return
+                pid = worker_pid(self.process.pid, self.server)
+                if pid is not None:
+                    self.pid = pid
+                    return
             except OSError:
-                time.sleep(0.2)
-        raise CommandError("uvicorn did not start")
+                pass
+            time.sleep(0.2)
+        raise CommandError(f"{self.server} did not start")
 
     def status(self) -> dict[str, int]:
         """VmRSS and VmHWM in KiB, and Threads, from /proc/<pid>/status."""
@@ -229,12 +242,14 @@ class ServerProcess:
 
 
 class WebServerProcess(ServerProcess):
-    """The deployment's web service: gunicorn with ``docker/gunicorn.conf.py``, its access log
-    written to the log file as the service writes it to its output."""
+    """The deployment's web service: gunicorn with ``docker/gunicorn.conf.py`` (or Granian with
+    as many workers and threads), its access log written to the log file as the service writes
+    it to its output."""
 
-    def __init__(self, port: int, log: Path) -> None:  # starts gunicorn, not uvicorn
+    def __init__(self, port: int, log: Path, server: str = "gunicorn") -> None:  # WSGI
         self.port = port
         self.log = log
+        self.server = server
         metrics = ROOT / "var" / f"bench-longpoll-metrics-{port}"
         shutil.rmtree(metrics, ignore_errors=True)
         metrics.mkdir(parents=True)
@@ -242,10 +257,15 @@ class WebServerProcess(ServerProcess):
                "THROTTLE_ANON": "1000000/min", "BIND_ADDRESS": HOST, "PORT": str(port),
                "PROMETHEUS_MULTIPROC_DIR": str(metrics)}
         log.parent.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--config", "docker/gunicorn.conf.py",
-             "config.wsgi:application"],
-            cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+        command = [sys.executable, "-m", "gunicorn", "--config", "docker/gunicorn.conf.py",
+                   "config.wsgi:application"]
+        if server == "granian":
+            command = wsgi_command(
+                server, "config.wsgi:application", host=HOST, port=port,
+                workers=int(os.environ.get("WEB_CONCURRENCY", "4")),
+                threads=int(os.environ.get("WEB_THREADS", "2")), access_log=True)
+        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("w"),
+                                        stderr=subprocess.STDOUT)
         self.pid = self.process.pid
 
 
@@ -378,8 +398,8 @@ def _warm(port: int, setup: Setup, requests: int = 64, at_once: int = 16) -> Non
 
 
 class Command(BaseCommand):
-    help = ("Live-update load: waiting clients under one uvicorn process woken by moves; prints "
-            "wake-up latency after each move's answer, server memory and CPU.")
+    help = ("Live-update load: waiting clients under one uvicorn (or Granian) process woken by "
+            "moves; prints wake-up latency after each move's answer, server memory and CPU.")
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--clients", type=int, nargs="+", default=[1000, 2000, 5000])
@@ -388,12 +408,17 @@ class Command(BaseCommand):
         parser.add_argument("--matches", type=int, default=100,
                             help="matches in the 'matches' case")
         parser.add_argument("--transport", choices=["longpoll", "sse"], default="longpoll")
+        parser.add_argument("--server", choices=[*ASGI_SERVERS, "both"], default="uvicorn",
+                            help="the ASGI server of the waiting clients and of the floor, or "
+                                 "both, each combination under each")
         parser.add_argument("--moves-to", choices=["same", "other"], default="other",
                             help="send the moves to the waiting clients' server, or to a web "
                                  "server of their own as a deployment's web service takes them")
-        parser.add_argument("--web-server", choices=["gunicorn", "uvicorn"], default="gunicorn",
+        parser.add_argument("--web-server", choices=["gunicorn", "granian", "uvicorn"],
+                            default="gunicorn",
                             help="with --moves-to other: the web service as deployed (gunicorn, "
-                                 "docker/gunicorn.conf.py) or one uvicorn process")
+                                 "docker/gunicorn.conf.py), Granian set up alike, or one "
+                                 "uvicorn process")
         parser.add_argument("--connection", choices=["keep-alive", "close"],
                             default="keep-alive",
                             help="the long-polls' Connection header: keep-alive as browsers "
@@ -424,68 +449,97 @@ class Command(BaseCommand):
         if options["floor"] and options["transport"] != "longpoll":
             raise CommandError("--floor serves long-polls only: use --transport longpoll")
         self.open_files = _raise_open_files(max(options["clients"]) + 512)
-        summary = []
+        self.servers = (list(ASGI_SERVERS) if options["server"] == "both"
+                        else [options["server"]])
+        summary: list[str] = []
         for case in options["case"]:
             for clients in options["clients"]:
-                summary.append(self._one(case, clients, options))
+                # With both servers, the one that goes first alternates.
+                first = len(summary) // len(self.servers) % len(self.servers)
+                summary += self._one(case, clients, options,
+                                     self.servers[first:] + self.servers[:first])
         if len(summary) > 1:
             self.stdout.write("\nsummary (latency after each move's 201; load average before "
                               "the run)")
             for line in summary:
                 self.stdout.write("  " + line)
 
-    def _one(self, case: str, clients: int, options) -> str:
+    def _one(self, case: str, clients: int, options, servers: list[str]) -> list[str]:
+        """One combination under each server in turn: its summary lines."""
         matches = 1 if case == "broadcast" else min(options["matches"], clients // 2)
-        floor = self._floor(clients, matches, options) if options["floor"] else None
+        lines = []
+        runs: dict[str, tuple[longpoll_floor.Figures | None, longpoll_floor.Figures]] = {}
+        for server in servers:
+            floor = self._floor(clients, matches, options, server) if options["floor"] else None
+            line, mine = self._boardpost(case, clients, matches, options, server)
+            runs[server] = (floor, mine)
+            if floor is None:
+                lines.append(line)
+                continue
+            if len(self.servers) == 1:
+                self.stdout.write("\n".join(longpoll_floor.comparison_lines(floor, mine)))
+            lines.append(f"{line}; {longpoll_floor.summary(floor, mine)}")
+        if len(self.servers) > 1:
+            self.stdout.write("\n".join(longpoll_floor.servers_lines(
+                [runs[server] for server in self.servers])))
+        return lines
+
+    def _label(self, name: str, server: str) -> str:
+        """A run's name in the tables, with its server's unless the run is uvicorn's alone."""
+        return name if self.servers == ["uvicorn"] else f"{name}, {server}"
+
+    def _boardpost(self, case: str, clients: int, matches: int, options, server: str
+                   ) -> tuple[str, longpoll_floor.Figures]:
+        """One run against Boardpost under ``server``: its summary line and figures."""
         with open("/proc/loadavg") as loadavg:
             load = " ".join(loadavg.read().split()[:3])
         port = _free_port()
-        log = ROOT / "var" / "bench-longpoll-uvicorn.log"
-        server = ServerProcess(port, log)
-        mover = server
+        log = ROOT / "var" / f"bench-longpoll-{server}.log"
+        events = ServerProcess(port, log, server=server, concurrency=self.open_files)
+        mover = events
         try:
             if options["moves_to"] == "other":
-                web = (WebServerProcess if options["web_server"] == "gunicorn"
-                       else ServerProcess)
-                mover = web(_free_port(), ROOT / "var" / "bench-longpoll-web.log")
+                web_log = ROOT / "var" / "bench-longpoll-web.log"
+                mover = (ServerProcess(_free_port(), web_log)
+                         if options["web_server"] == "uvicorn"
+                         else WebServerProcess(_free_port(), web_log, options["web_server"]))
                 mover.wait_ready()
-            server.wait_ready()
+            events.wait_ready()
             setup = _prepare(port, matches)
-            if mover is not server:
+            if mover is not events:
                 _warm(mover.port, setup)
-            idle = server.status()
-            result = _run_loop(self._run(server, mover, setup, clients, options))
-            after = server.status()
+            idle = events.status()
+            result = _run_loop(self._run(events, mover, setup, clients, options))
+            after = events.status()
         finally:
-            server.stop()
+            events.stop()
             mover.stop()
             connections.close_all()
             purge_task_queues()
-        line = self._report(case, clients, options, setup, load, idle, after, result)
-        if floor is None:
-            return line
-        mine = _figures("Boardpost", setup, result)
-        self.stdout.write("\n".join(longpoll_floor.comparison_lines(floor, mine)))
-        return f"{line}; {longpoll_floor.summary(floor, mine)}"
+        line = self._report(case, clients, options, setup, load, idle, after, result, server)
+        return line, _figures(self._label("Boardpost", server), setup, result)
 
-    def _floor(self, clients: int, matches: int, options) -> longpoll_floor.Figures:
-        """One run against the bare ASGI floor, seeded with ``matches`` matches of its own."""
+    def _floor(self, clients: int, matches: int, options, server: str
+               ) -> longpoll_floor.Figures:
+        """One run against the bare ASGI floor under ``server``, seeded with ``matches``
+        matches of its own."""
         seed = longpoll_floor.floor_seed(matches)
         path = longpoll_floor.write_seed(seed, ROOT / "var" / "bench-longpoll-floor-seed.json")
-        server = ServerProcess(_free_port(), ROOT / "var" / "bench-longpoll-floor.log",
-                               app=longpoll_floor.FLOOR_APP,
-                               extra_env={"BARE_LONGPOLL_SEED": str(path)})
+        floor = ServerProcess(_free_port(), ROOT / "var" / "bench-longpoll-floor.log",
+                              app=longpoll_floor.FLOOR_APP,
+                              extra_env={"BARE_LONGPOLL_SEED": str(path)}, server=server,
+                              concurrency=self.open_files)
         setup = Setup(feed_after=seed["feed_after"], matches=[
             BenchMatch(id=entry["id"], version=entry["version"], mover=entry["tokens"][0],
                        other=entry["tokens"][1],
                        move={"move": {"take": [[0, 0]]}, "expected_version": entry["version"]})
             for entry in seed["matches"]])
         try:
-            server.wait_ready()
-            result = _run_loop(self._run(server, server, setup, clients, options))
+            floor.wait_ready()
+            result = _run_loop(self._run(floor, floor, setup, clients, options))
         finally:
-            server.stop()
-        return _figures("bare ASGI floor", setup, result)
+            floor.stop()
+        return _figures(self._label("bare ASGI floor", server), setup, result)
 
     # ---------------------------------------------------------------------------------- run
 
@@ -662,7 +716,7 @@ class Command(BaseCommand):
     # ------------------------------------------------------------------------------- report
 
     def _report(self, case: str, clients: int, options, setup: Setup, load: str, idle: dict,
-                after: dict, result: dict) -> str:
+                after: dict, result: dict, server: str) -> str:
         answers: list[Answer] = result["answers"]
         woken = [answer for answer in answers if answer.woken]
         everyone = [_latency(setup, a) for a in woken]
@@ -678,7 +732,7 @@ class Command(BaseCommand):
         not_woken = len(answers) - len(woken)
         waiting = result["waiting"]
         per_client = (waiting["VmRSS"] - idle["VmRSS"]) / max(result["connected"], 1)
-        title = (f"case={case} clients={clients} matches={len(setup.matches)} "
+        title = (f"server={server} case={case} clients={clients} matches={len(setup.matches)} "
                  f"transport={options['transport']} moves-to={options['moves_to']} "
                  + (f"web-server={options['web_server']} " if options["moves_to"] == "other"
                     else "")
@@ -687,7 +741,7 @@ class Command(BaseCommand):
         lines = [
             "",
             title,
-            f"  server: uvicorn, 1 process; database={connection.vendor}; "
+            f"  server: {server}, 1 process; database={connection.vendor}; "
             f"hub={'redis pub/sub' if settings.EVENTS_REDIS_URL else 'none (polling)'}; "
             f"RLIMIT_NOFILE={self.open_files}; load average before: {load}",
             f"  waiting: {result['connected']} connected, {result['sockets']} sockets open in "
