@@ -69,11 +69,6 @@ def deletions_due(*, now: datetime | None = None, limit: int = 100) -> list[int]
                 .order_by("deletion_due_at", "pk").values_list("pk", flat=True)[:limit])
 
 
-def name_retired(username: str) -> bool:
-    """Whether ``username`` belonged to a deleted account (and so is never given out again)."""
-    return RetiredName.objects.filter(digest=retired_name_digest(username)).exists()
-
-
 def account_erase(user: User) -> int:
     """The account row's part of a deletion (the last step of ``games.lifecycle.erasure``): a
     guest's row is deleted; any other keeps its row, so the matches and histories of others stay
@@ -101,8 +96,8 @@ def account_erase(user: User) -> int:
     user.closure, user.deletion_due_at = DELETED, None
     user.closed_at = user.closed_at or timezone.now()
     user.save(update_fields=["username", "email", "first_name", "last_name", "language",
-                             "last_login", "password", "is_active", "is_staff", "is_superuser", "closure",
-                             "deletion_due_at", "closed_at"])
+                             "last_login", "password", "is_active", "is_staff", "is_superuser",
+                             "closure", "deletion_due_at", "closed_at"])
     user.groups.clear()
     user.user_permissions.clear()
     return 1
