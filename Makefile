@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
 
-.PHONY: run test test-fast system-packages lint clients messages bench bench-api bench-sweep profile-moves stack-costs clean
+.PHONY: run test test-fast system-packages lint clients messages bench bench-tournament bench-api bench-sweep profile-moves stack-costs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -81,6 +81,12 @@ lint: $(STAMP)
 ## make bench: rules-engine benchmarks
 bench: $(STAMP)
 	$(BIN)/python manage.py bench_engines
+
+## make bench-tournament: Swiss pairing of a 1,000-player field round by round, and a whole
+## 64-player, 7-round Swiss played by level-1 bots through the engines, with its standings
+## (no database, no HTTP)
+bench-tournament: $(STAMP)
+	$(BIN)/python manage.py bench_tournament
 
 ## make bench-api: 16 concurrent HTTP clients against gunicorn and PostgreSQL, in interleaved
 ## rounds of one run: the bare floor (games.benchmarks.bare: Django and DRF alone, raw SQL), the

@@ -57,3 +57,30 @@ class InvalidResetLink(ApplicationError):
     code = "invalid_reset_link"
     http_status = status.HTTP_400_BAD_REQUEST
     default_message = _("This link does not work any more: ask for a new one.")
+class CannotFollowSelf(ApplicationError):
+    code = "cannot_follow_self"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = _("You cannot follow yourself.")
+
+
+class CannotBlockSelf(ApplicationError):
+    code = "cannot_block_self"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = _("You cannot block yourself.")
+
+
+class NotAcceptingInvitations(ApplicationError):
+    """The player is not accepting invitations (or rematch offers) from the caller;
+    `extra.seat` names the seat when the match asked for several."""
+
+    code = "not_accepting_invitations"
+    http_status = status.HTTP_403_FORBIDDEN
+    default_message = _("This player is not accepting invitations.")
+
+
+class PlayerBlocked(Conflict):
+    """The caller blocked this player (for games): unblock them to invite them or to sit with
+    them; `extra.seat` names the seat when there are several."""
+
+    code = "player_blocked"
+    default_message = _("You blocked this player; unblock them first.")

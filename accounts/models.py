@@ -57,6 +57,17 @@ class User(AbstractUser):
     # and hands each to the deletion worker, which clears it.
     deletion_due_at = models.DateTimeField(null=True, blank=True)
 
+    class Invitations(models.TextChoices):
+        EVERYONE = "everyone"
+        FRIENDS = "friends"
+        NOBODY = "nobody"
+
+    # Who may invite the player to a match or offer them a rematch: everyone, friends (players
+    # they follow who follow them back) or nobody. Others are refused with
+    # "not_accepting_invitations", which says no more.
+    invitations = models.CharField(max_length=8, choices=Invitations.choices,
+                                   default=Invitations.EVERYONE)
+
     class Meta:
         constraints = [
             # "Ada" and "ada" are the same player, even when both register at the same moment.
@@ -184,3 +195,49 @@ class PasswordResetRequest(models.Model):
 
     def __str__(self) -> str:
         return f"password reset request {self.pk}"
+class Follow(models.Model):
+    """``follower`` follows ``followed`` (one way); two players who follow each other are
+    friends."""
+
+    follower = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="following")
+    followed = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                 related_name="followers")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="accounts_follow_once"),
+            models.CheckConstraint(condition=~models.Q(follower=models.F("followed")),
+                                   name="accounts_follow_not_self"),
+        ]
+        indexes = [models.Index(fields=["followed", "follower"], name="accounts_follow_back")]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"
+
+
+class Block(models.Model):
+    """``blocker`` blocks ``blocked``, with a switch per domain: ``games`` (no invitation or
+    rematch offer from them, never seated together through an open seat, a tournament pairing
+    avoided where the format allows) and ``chat`` (their chat lines are hidden from the
+    blocker). The blocked player is never told."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="blocks")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="+")
+    games = models.BooleanField(default=True)
+    chat = models.BooleanField(default=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_block_once"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")),
+                                   name="accounts_block_not_self"),
+        ]
+        indexes = [models.Index(fields=["blocked", "blocker"], name="accounts_block_back")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

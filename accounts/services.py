@@ -128,10 +128,14 @@ def guest_touch(user: User) -> None:
 
 
 def user_settings_update(*, user: User, matches_private: bool | None = None,
-                         language: str | None = None) -> User:
+                         language: str | None = None, invitations: str | None = None) -> User:
     """Change the caller's settings; ``language`` is a code of settings.LANGUAGES, or "" to
-    follow the client's Accept-Language (the API checks it)."""
+    follow the client's Accept-Language (the API checks it); ``invitations`` one of
+    ``User.Invitations`` (who may invite the player)."""
     changed: dict[str, object] = {}
+    if invitations is not None and invitations != user.invitations:
+        user.invitations = invitations
+        changed["invitations"] = invitations
     if matches_private is not None and matches_private != user.matches_private:
         user.matches_private = matches_private
         changed["matches_private"] = matches_private

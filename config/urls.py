@@ -27,6 +27,8 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("api/", include("games.notify.urls")),
     path("api/", include("games.lifecycle.urls")),
+    path("api/", include("games.people.urls")),
+    path("api/", include("games.tournaments.urls")),
     # The web client's translated texts (locale/<lang>/LC_MESSAGES/djangojs.po) in the
     # request's language: as a script defining gettext() and friends, or as JSON for a module.
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["games.web"]), name="javascript-catalog"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -114,6 +115,29 @@ def confirmation(request: HttpRequest, admin_obj: admin.ModelAdmin, *, title: st
         "warning": warning,
     }
     return TemplateResponse(request, "admin/games/moderation_confirm.html", context)
+
+
+def reasoned_action(request: HttpRequest, admin_obj: admin.ModelAdmin, queryset: QuerySet[Any],
+                    *, title: str, action: str, warning: str,
+                    act: Callable[[Any, str], object], done: str,
+                    label: Callable[[Any], str] = str) -> TemplateResponse | None:
+    """A list action that asks for a reason on its confirmation page, then does ``act(row,
+    reason)`` for each selected row: a coded refusal of one row is shown (named by ``label``)
+    and the others go on; ``done`` is the closing message, with ``{count}`` rows done."""
+    form = ReasonForm(request.POST if "confirm" in request.POST else None)
+    if "confirm" in request.POST and form.is_valid():
+        count = 0
+        for row in queryset:
+            try:
+                act(row, form.cleaned_data["reason"])
+                count += 1
+            except ApplicationError as exc:
+                admin_obj.message_user(request, f"{label(row)}: {exc.message}",
+                                       messages.WARNING)
+        admin_obj.message_user(request, done.format(count=count), messages.SUCCESS)
+        return None
+    return confirmation(request, admin_obj, title=title, form=form, objects=list(queryset),
+                        action=action, warning=warning)
 
 
 class SeatInline(ReadOnly, admin.TabularInline):
@@ -265,22 +289,13 @@ class MatchAdmin(Moderating, ReadOnly, admin.ModelAdmin):
     @admin.action(description="Abort the selected matches", permissions=["moderate"])
     def abort_matches(self, request: HttpRequest,
                       queryset: QuerySet[Match]) -> TemplateResponse | None:
-        form = ReasonForm(request.POST if "confirm" in request.POST else None)
-        if "confirm" in request.POST and form.is_valid():
-            done = 0
-            for match in queryset:
-                try:
-                    moderation.match_abort_by_staff(actor=actor_of(request), match_id=match.pk,
-                                                    reason=form.cleaned_data["reason"])
-                    done += 1
-                except ApplicationError as exc:
-                    self.message_user(request, f"{match.pk}: {exc.message}", messages.WARNING)
-            self.message_user(request, f"{done} matches aborted.", messages.SUCCESS)
-            return None
-        return confirmation(request, self, title="Abort matches", form=form,
-                            objects=list(queryset), action="abort_matches", warning=(
-                                "Each running match ends as aborted and is never rated; "
-                                "finished ones are left alone."))
+        return reasoned_action(
+            request, self, queryset, title="Abort matches", action="abort_matches",
+            warning=("Each running match ends as aborted and is never rated; finished ones "
+                     "are left alone."),
+            act=lambda match, reason: moderation.match_abort_by_staff(
+                actor=actor_of(request), match_id=match.pk, reason=reason),
+            done="{count} matches aborted.", label=lambda match: str(match.pk))
 
 
 @admin.register(Move)

@@ -272,6 +272,17 @@ class UserEvent(models.Model):
         PLAN_DROPPED = "plan_dropped"
         # The player's data export (games.lifecycle.export) is built and can be downloaded.
         EXPORT_READY = "export_ready"
+        # Someone wrote in the chat of a match the player sits in (at most one entry per match
+        # per quiet period, games.people.notices), and a moderator's warning to the player.
+        CHAT = "chat"
+        WARNED = "warned"
+        # Tournaments (games.tournaments): one the player entered starts soon; a round (or a
+        # ladder challenge) has a match for them; they were withdrawn (data ``reason``); it
+        # finished (data ``place``, or ``cancelled``).
+        TOURNAMENT_STARTS_SOON = "tournament_starts_soon"
+        TOURNAMENT_ROUND = "tournament_round"
+        TOURNAMENT_WITHDRAWN = "tournament_withdrawn"
+        TOURNAMENT_FINISHED = "tournament_finished"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="events")
@@ -337,7 +348,9 @@ class RatingChange(models.Model):
 
 
 class AuditEntry(models.Model):
-    """One staff action (abort, adjudicate, ban, unban), with who did it, to what and why.
+    """One staff action (abort, adjudicate, ban, unban; the answers to reports: dismiss, warn,
+    mute chat, shadow-ban; for tournaments: create an official one, cancel, disqualify a
+    player, adjust a result), with who did it, to what and why.
     Append-only, like the move log: entries are written by games.services.moderation and only
     ever read afterwards."""
 
@@ -346,6 +359,16 @@ class AuditEntry(models.Model):
         ADJUDICATE = "adjudicate"
         BAN = "ban"
         UNBAN = "unban"
+        # Answers to players' reports (games.people.moderation).
+        DISMISS = "dismiss"
+        WARN = "warn"
+        MUTE_CHAT = "mute_chat"
+        SHADOW_BAN = "shadow_ban"
+        # Tournaments (games.tournaments).
+        OFFICIAL = "official"
+        CANCEL = "cancel"
+        DISQUALIFY = "disqualify"
+        ADJUST_RESULT = "adjust_result"
 
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT,
                               related_name="+")
@@ -354,7 +377,8 @@ class AuditEntry(models.Model):
                               related_name="audit_entries")
     target_user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                     on_delete=models.SET_NULL, related_name="audit_entries")
-    # What the action was about, as shown in lists (the match or the username).
+    # What the action was about, as shown in lists (the match, the username or the
+    # tournament).
     target = models.CharField(max_length=200)
     reason = models.TextField()
     # What the action did: the move it recorded, the declared ranks, the matches a ban left.
@@ -365,8 +389,10 @@ class AuditEntry(models.Model):
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["-at", "-id"], name="audit_entry_at")]
         constraints = [
-            models.CheckConstraint(condition=Q(action__in=["abort", "adjudicate", "ban", "unban"]),
-                                   name="audit_entry_action_valid"),
+            models.CheckConstraint(condition=Q(action__in=[
+                "abort", "adjudicate", "ban", "unban", "dismiss", "warn", "mute_chat",
+                "shadow_ban", "official", "cancel", "disqualify", "adjust_result"]),
+                name="audit_entry_action_valid"),
             models.CheckConstraint(condition=~Q(reason=""), name="audit_entry_reason_given"),
         ]
         permissions = [

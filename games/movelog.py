@@ -6,14 +6,15 @@ is a snapshot of it. Entries are of three kinds:
 - a seat's move (``move``): the game's move as the engine dumps it; the row's ``by_plan``
   marks one the seat's plan played (``games.services.plan_replies``), replayed like any other;
 - a forfeit (``forfeit``): the seat that left, with ``{"reason": ...}`` (``RESIGNED``,
-  ``TIMEOUT``, ``BANNED``), and ``"unrated": true`` on a timeout that made the match unrated
-  (the player was already in a run of timeouts, ``TIMEOUT_RUN``);
+  ``TIMEOUT``, ``BANNED``, ``DISQUALIFIED``), and ``"unrated": true`` on a timeout that made
+  the match unrated (the player was already in a run of timeouts, ``TIMEOUT_RUN``);
 - a system entry (``system``), written by the server: the engine's automatic step (payload
   ``{}``), the stall guard of a real-time match (``IDLE``: ends it as a stalemate), a result
-  declared by staff (``ADJUDICATED``: the game state stays; the entry's one event is the
-  ``match_ended`` that declares the outcome), or a seat's clock stopped or restarted for its
-  player's vacation (``VACATION``: ``{"reason": "vacation", "seat": i, "away": true|false}``;
-  only the clocks change, the game state stays and the entry has no event).
+  declared by staff or a tournament (``ADJUDICATED``, ``SETTLED``: the game state stays; the
+  entry's one event is the ``match_ended`` that declares the outcome), or a seat's clock
+  stopped or restarted for its player's vacation (``VACATION``: ``{"reason": "vacation",
+  "seat": i, "away": true|false}``; only the clocks change, the game state stays and the entry
+  has no event).
 
 The recording path (``games.services._recording``) writes entries through ``system_payload``,
 ``forfeit_payload``, ``vacation_payload`` and ``declared_events``; the reads (the board picture
@@ -29,15 +30,20 @@ from games.models import Match, Move
 
 # System entries: a real-time match nobody touched for a while ends as a stalemate.
 IDLE = "idle"
-# System entries and outcomes: a result declared by staff (games.services.moderation).
+# System entries and outcomes: a result declared by staff (games.services.moderation), or by
+# a tournament for a match whose players had all withdrawn from it (SETTLED).
 ADJUDICATED = "adjudicated"
+SETTLED = "settled"
+DECLARED = frozenset({ADJUDICATED, SETTLED})
 # System entries: a seat's clock stopped for its player's vacation, or restarted on their
 # return (games.services.away); the game state stays.
 VACATION = "vacation"
-# Forfeits: the player gave up, let the deadline pass, or was banned.
+# Forfeits: the player gave up, let the deadline pass, was banned, or was disqualified from
+# the tournament the match belongs to.
 RESIGNED = "resigned"
 TIMEOUT = "timeout"
 BANNED = "banned"
+DISQUALIFIED = "disqualified"
 # Why a match created rated ends unrated (``Match.unrated_reason``): a player timed out of it
 # while in a run of timeouts without a move anywhere since the first (only that one is rated).
 TIMEOUT_RUN = "timeout_run"
@@ -86,7 +92,7 @@ def declared_events(outcome: Outcome) -> list[dict[str, Any]]:
 def declared_outcome(move: Move | None) -> dict[str, Any] | None:
     """The outcome a declared result's entry states (its ``match_ended`` without the type),
     or None when ``move`` is no such entry."""
-    if move is None or move.kind != Move.Kind.SYSTEM or entry_reason(move) != ADJUDICATED:
+    if move is None or move.kind != Move.Kind.SYSTEM or entry_reason(move) not in DECLARED:
         return None
     if not move.events:
         return None
@@ -128,7 +134,7 @@ def replayed(engine: Engine, state: State, move: Move) -> State:
 def _system_replayed(engine: Engine, state: State, reason: str | None) -> State:
     if reason == IDLE:
         return engine.end_stalemate(state).state  # type: ignore[attr-defined]
-    if reason in (ADJUDICATED, VACATION):
+    if reason in DECLARED or reason == VACATION:
         return state
     transition = engine.system_step(state)
     if transition is None:

@@ -38,6 +38,8 @@ INSTALLED_APPS = [
     "games",
     "games.web",
     "games.notify",
+    "games.people",
+    "games.tournaments",
     "games.benchmarks",
 ]
 
@@ -173,6 +175,9 @@ REST_FRAMEWORK = {
         "password_reset": env("THROTTLE_PASSWORD_RESET", default="30/hour"),
         # Data exports asked for per player.
         "export": env("THROTTLE_EXPORT", default="3/day"),
+        # Chat lines said, and reports filed, per player (games.people).
+        "chat": env("THROTTLE_CHAT", default="10/min"),
+        "report": env("THROTTLE_REPORT", default="20/day"),
     },
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -258,7 +263,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.9.0",
+    "VERSION": "2.11.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -266,13 +271,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Choice sets whose field name another component's choices also use.
-    "ENUM_NAME_OVERRIDES": {"DataExportStatusEnum": "accounts.models.DataExport.Status",
-                            "StatusEnum": ["open", "active", "finished", "aborted"]},
     # Each error response lists its codes; the default hook (enum components) still runs.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.api.error_codes_hook",
                              "games.api.schemas.game_types_hook"],
+    # Enums that share a field name with another's get names of their own.
+    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
+                            "ReportStatusEnum": ["open", "dismissed", "acted"],
+                            "StatusEnum": ["open", "active", "finished", "aborted"],
+                            "DataExportStatusEnum": "accounts.models.DataExport.Status"},
 }
 
 # Throttle counters live in the cache: set CACHE_URL (e.g. redis://...) when several processes
@@ -418,9 +425,31 @@ VACATION_CAP_DAYS = env.float("VACATION_CAP_DAYS", default=30.0)
 # A seat whose turn runs when its player's vacation ends gets at least this long to move (never
 # more than its match's turn or bank maximum; games.clocks.clock.returning_minimum).
 VACATION_RETURN_MINIMUM_SECONDS = env.int("VACATION_RETURN_MINIMUM_SECONDS", default=86400)
+# Tournaments: the sweep that moves them on (starts, rounds, challenge expiry, results not yet
+# acted on; games.tournaments.services.due), and how long before the start entrants are told.
+CELERY_BEAT_SCHEDULE["sweep-tournaments"] = {
+    "task": "games.tournaments_sweep",
+    "schedule": env.float("TOURNAMENT_SWEEP_SECONDS", default=30.0),
+}
+TOURNAMENT_STARTS_SOON_SECONDS = env.int("TOURNAMENT_STARTS_SOON_SECONDS", default=3600)
 CELERY_BEAT_SCHEDULE["sweep-vacations"] = {
     "task": "games.vacations_sweep",
     "schedule": env.float("VACATION_SWEEP_SECONDS", default=60.0),
+}
+# Match chat and reports (games.people, docs/social.md): a line's length; a line the same as
+# the author's previous one in the match within this many seconds is dropped; links need an
+# account this many days old; a seat is told of chat once per match per quiet period; lines
+# are kept this many days after they were said, answered reports this many days after their
+# answer.
+CHAT_LINE_MAX_CHARS = env.int("CHAT_LINE_MAX_CHARS", default=200)
+CHAT_DUPLICATE_SECONDS = env.int("CHAT_DUPLICATE_SECONDS", default=600)
+CHAT_LINK_MIN_ACCOUNT_DAYS = env.int("CHAT_LINK_MIN_ACCOUNT_DAYS", default=7)
+CHAT_NOTICE_QUIET_SECONDS = env.int("CHAT_NOTICE_QUIET_SECONDS", default=900)
+CHAT_KEEP_DAYS = env.int("CHAT_KEEP_DAYS", default=365)
+REPORTS_KEEP_DAYS = env.int("REPORTS_KEEP_DAYS", default=730)
+CELERY_BEAT_SCHEDULE["people-sweep"] = {
+    "task": "games.people_sweep",
+    "schedule": env.float("PEOPLE_SWEEP_SECONDS", default=3600.0),
 }
 # Real-time matches (Nimble races) end as a stalemate after this long without any action.
 REALTIME_IDLE_SECONDS = env.int("REALTIME_IDLE_SECONDS", default=90)

@@ -14,6 +14,7 @@ from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from accounts.services import user_settings_update
 from config.api import (
     CursorField,
@@ -86,6 +87,11 @@ class MeSettingsApi(APIView):
             "Every match you play in is seen only by its seats: not by other players nor "
             "visitors, past matches included."))
         language = language_field()
+        invitations = serializers.ChoiceField(
+            choices=User.Invitations.values, required=False, help_text=(
+                "Who may invite you to a match or offer you a rematch: everyone, friends "
+                "(players you follow who follow you back) or nobody. Others are refused "
+                "with not_accepting_invitations."))
 
     @extend_schema(operation_id="me_settings",
                    responses={200: SettingsSerializer, **error_responses()})

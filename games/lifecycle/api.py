@@ -203,7 +203,8 @@ class ExportArchiveApi(APIView):
                    responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description=(
                        "The archive: `format`, `created_at`, `username` and `sections` (profile, "
                        "notification_settings, tokens, push_subscriptions, vacation, matches, "
-                       "ratings, notifications).")),
+                       "ratings, notifications, follows, blocks, chat_lines, reports_filed, "
+                       "tournaments).")),
                               **error_responses(404, 409, 410)})
     def get(self, request, export_id):
         document = export.export_document(user=request.user, export_id=export_id)

@@ -1,7 +1,7 @@
 """Closing one's account from the games' side: the account closes (``accounts.closing``) and, in
-the same transaction, leaves every running match as a resignation (through the one write path),
-so nobody waits on a player who has gone. Off the leaderboards at once: they list active
-accounts only."""
+the same transaction, leaves every tournament not over and every running match as a
+resignation (through the one write path), so nobody waits on a player who has gone. Off the
+leaderboards at once: they list active accounts only."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from accounts import closing
 from accounts.models import User
 from games import movelog
+from games.lifecycle.steps import tournaments_left
 from games.services.leaving import matches_leave
 
 # What a player asks for, and the closure it gives.
@@ -32,5 +33,6 @@ def account_close(*, request: HttpRequest, user: User, kind: str, password: str)
     closing.password_confirm(request=request, user=user, password=password)
     with transaction.atomic():
         account = closing.account_close(user=user, closure=KINDS[kind])
+        tournaments_left(account)
         return Closed(user=account, matches=matches_leave(user=account,
                                                           reason=movelog.RESIGNED))

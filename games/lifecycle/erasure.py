@@ -1,11 +1,11 @@
 """Deleting an account once its deletion is due: every kind of data the server holds about the
 player, one registered step per kind, in one transaction with the account's row locked.
 
-``STEPS`` is the registry, in the order the steps run: leaving the running matches comes first
-(through the one write path, so the other seats see a resignation), the account row's own part
-last (the name becomes a pseudonym, used from then on in every match and history of others; a
-guest's row goes). A new kind of data a player owns (chat lines, follows, blocks, reports,
-tournament entries) adds its step before the last one. A step is a function of the locked
+``STEPS`` is the registry, in the order the steps run: leaving the tournaments and then the
+running matches comes first (through the one write path, so the other seats see a
+resignation), the account row's own part last (the name becomes a pseudonym, used from then on
+in every match and history of others; a guest's row goes). A new kind of data a player owns adds
+its step before the last one. A step is a function of the locked
 account that returns how many rows it removed or changed and may run again harmlessly.
 
 The deletion is due work: ``User.deletion_due_at`` is set when it is asked for, and the account
@@ -32,6 +32,7 @@ logger = logging.getLogger(__name__)
 
 
 STEPS: tuple[PerKind, ...] = (
+    PerKind("tournaments", steps.tournaments_left),
     PerKind("matches", steps.matches_left),
     PerKind("ratings", steps.ratings_forgotten),
     PerKind("feed", steps.feed_forgotten),
@@ -39,6 +40,9 @@ STEPS: tuple[PerKind, ...] = (
     PerKind("vacation", steps.vacation_forgotten),
     PerKind("replays", steps.replays_forgotten),
     PerKind("exports", steps.exports_forgotten),
+    PerKind("follows", steps.follows_forgotten),
+    PerKind("blocks", steps.blocks_forgotten),
+    PerKind("chat", steps.chat_forgotten),
     PerKind("account", account_erase),
 )
 

@@ -2,10 +2,9 @@
 by its owner alone until it expires.
 
 ``SECTIONS`` is the registry of what goes in, one section per kind of data
-(``games.lifecycle.sections``): a new kind of data a player owns (chat lines, follows, blocks,
-reports, tournament entries) adds one line. The archive is one JSON document,
-``{"format", "created_at", "username", "sections": {name: data}}``, kept compressed on the
-export's row.
+(``games.lifecycle.sections``): a new kind of data a player owns adds one line. The archive is
+one JSON document, ``{"format", "created_at", "username", "sections": {name: data}}``, kept
+compressed on the export's row.
 
 Building is due work: asking sets ``DataExport.build_due_at`` and queues the build after commit;
 the account sweep (``games.lifecycle.sweep``) queues it again when it has waited too long, and
@@ -45,6 +44,11 @@ SECTIONS: tuple[PerKind, ...] = (
     PerKind("matches", sections.matches),
     PerKind("ratings", sections.ratings),
     PerKind("notifications", sections.notifications),
+    PerKind("follows", sections.follows),
+    PerKind("blocks", sections.blocks),
+    PerKind("chat_lines", sections.chat_lines),
+    PerKind("reports_filed", sections.reports_filed),
+    PerKind("tournaments", sections.tournaments),
 )
 
 

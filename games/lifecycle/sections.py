@@ -11,21 +11,24 @@ from typing import Any
 from django.db.models import F, Q
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Block, Follow, User
 from accounts.selectors import token_list
 from games.models import Match, Rating, RatingChange, UserEvent
 from games.notify.models import NotificationSettings, PushSubscription
 from games.notify.preferences import settings_for
+from games.people.models import ChatLine, Report
 from games.selectors.feeds import feed_entry
 from games.selectors.matches import match_detail, match_moves_for_user, seats_prefetch
 from games.selectors.players import rating_summary
 from games.selectors.vacations import vacation_status
+from games.tournaments.models import Entry
 
 
 def profile(user: User) -> dict[str, Any]:
     return {"username": user.username, "email": user.email, "date_joined": user.date_joined,
             "last_login": user.last_login, "is_guest": user.is_guest,
-            "language": user.language or None, "matches_private": user.matches_private}
+            "language": user.language or None, "matches_private": user.matches_private,
+            "invitations": user.invitations}
 
 
 def notification_settings(user: User) -> dict[str, Any]:
@@ -75,3 +78,49 @@ def notifications(user: User) -> list[dict[str, Any]]:
             .values("id", "type", "match_id", "match__game", "data", "created_at"))
     return [dict(feed_entry(row)) for row in rows]
 
+
+
+def follows(user: User) -> dict[str, Any]:
+    """Whom the player follows and who follows them, by name, with when."""
+    return {"following": [{"username": row.followed.username, "since": row.created}
+                          for row in Follow.objects.filter(follower=user)
+                          .select_related("followed").order_by("created", "id")],
+            "followers": [{"username": row.follower.username, "since": row.created}
+                          for row in Follow.objects.filter(followed=user)
+                          .select_related("follower").order_by("created", "id")]}
+
+
+def blocks(user: User) -> list[dict[str, Any]]:
+    """Whom the player blocked, and for what (never who blocked them: they are not told)."""
+    return [{"username": row.blocked.username, "games": row.games, "chat": row.chat,
+             "since": row.created}
+            for row in Block.objects.filter(blocker=user).select_related("blocked")
+            .order_by("created", "id")]
+
+
+def chat_lines(user: User) -> list[dict[str, Any]]:
+    """Every line the player said, with its match and room."""
+    return [{"match": str(line.match_id), "room": line.room, "body": line.body,
+             "created_at": line.created_at}
+            for line in ChatLine.objects.filter(author=user).order_by("created_at", "id")]
+
+
+def reports_filed(user: User) -> list[dict[str, Any]]:
+    """The reports the player filed, with what became of them (not who handled them)."""
+    return [{"reason": report.reason, "note": report.note, "status": report.status,
+             "player": report.player.username if report.player is not None else None,
+             "match": str(report.match_id) if report.match_id else None,
+             "line_text": report.line_text or None, "created_at": report.created_at,
+             "handled_at": report.handled_at}
+            for report in Report.objects.filter(reporter=user).select_related("player")
+            .order_by("created_at", "id")]
+
+
+def tournaments(user: User) -> list[dict[str, Any]]:
+    """The player's tournament entries, with how each went."""
+    return [{"tournament": str(entry.tournament_id), "name": entry.tournament.name,
+             "game": entry.tournament.game, "format": entry.tournament.format,
+             "joined_at": entry.joined_at, "withdrawn_at": entry.withdrawn_at,
+             "withdrawal": entry.withdrawal or None, "final_rank": entry.final_rank}
+            for entry in Entry.objects.filter(user=user).select_related("tournament")
+            .order_by("joined_at", "id")]

@@ -6,11 +6,30 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from accounts.models import DataExport, User
+from accounts.models import Block, DataExport, Follow, User
 from games import movelog
 from games.models import IdempotencyRecord, Match, Rating, RatingChange, UserEvent, Vacation
 from games.notify.models import Delivery, NotificationSettings, PushSubscription, TurnNotice
+from games.people.models import ChatLine, ChatMute, Standing
 from games.services.leaving import matches_leave
+from games.tournaments.models import Entry, Tournament
+from games.tournaments.services.entries import tournament_leave, tournament_withdraw
+
+
+def tournaments_left(user: User) -> int:
+    """The player leaves every tournament not over: an entry before the start is taken back, a
+    running tournament is withdrawn from (its results stay, paired no more). Before the
+    matches, as every writer locks a tournament before its matches."""
+    entries = list(Entry.objects.filter(user=user, withdrawn_at__isnull=True,
+                                        tournament__status__in=[Tournament.Status.ENTRY,
+                                                                Tournament.Status.RUNNING])
+                   .select_related("tournament").order_by("tournament_id"))
+    for entry in entries:
+        if entry.tournament.status == Tournament.Status.ENTRY:
+            tournament_leave(user=user, tournament_id=entry.tournament_id)
+        else:
+            tournament_withdraw(user=user, tournament_id=entry.tournament_id)
+    return len(entries)
 
 
 def matches_left(user: User) -> int:
@@ -62,3 +81,25 @@ def replays_forgotten(user: User) -> int:
 def exports_forgotten(user: User) -> int:
     removed, _ = DataExport.objects.filter(user=user).delete()
     return removed
+
+
+def follows_forgotten(user: User) -> int:
+    """Whom the player follows and who follows them."""
+    removed, _ = Follow.objects.filter(Q(follower=user) | Q(followed=user)).delete()
+    return removed
+
+
+def blocks_forgotten(user: User) -> int:
+    """Whom the player blocked and who blocked them (a deleted account cannot be met again)."""
+    removed, _ = Block.objects.filter(Q(blocker=user) | Q(blocked=user)).delete()
+    return removed
+
+
+def chat_forgotten(user: User) -> int:
+    """The player's chat lines, the chats they muted and their standing with the moderators.
+    A report of one of their lines keeps the copy of its text it was filed with, for the
+    moderation record."""
+    lines, _ = ChatLine.objects.filter(author=user).delete()
+    ChatMute.objects.filter(user=user).delete()
+    Standing.objects.filter(user=user).delete()
+    return lines

@@ -104,6 +104,11 @@ def _error(status: int, code: str, message: str, extra: dict[str, Any] | None = 
                         content_type="application/json", headers=headers)
 
 
+def _coded_error(exc: ApplicationError) -> HttpResponse:
+    """The envelope of a coded domain error (a match not found, or turned private)."""
+    return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
+
+
 def _unauthorized(code: str, message: str) -> HttpResponse:
     return _error(401, code, message, headers={"WWW-Authenticate": "Token"})
 
@@ -371,7 +376,7 @@ async def match_events(request: HttpRequest, match_id: UUID) -> HttpResponse:
         return await presence.while_watching(user.id, match_id, _long_poll(
             request, channel=events_hub.match_channel(match_id), wait=params["wait"], read=read))
     except ApplicationError as exc:  # MatchNotFound, also when the match turns private
-        return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
+        return _coded_error(exc)
 
 
 @_long_poll_view

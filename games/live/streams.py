@@ -47,7 +47,7 @@ from games.live.longpoll import (
     MAX_EVENT_ID,
     MAX_SEQ,
     Reader,
-    _error,
+    _coded_error,
     _long_poll_view,
     _prepare,
     _served_by_asgi,
@@ -95,6 +95,20 @@ def _resume_from(request: HttpRequest, after: int, highest: int) -> int | HttpRe
     if not last.isdigit() or int(last) > highest:
         return _validation_error({"Last-Event-ID": ["A cursor sent as an event id is needed."]})
     return int(last)
+
+
+async def _stream_start(request: HttpRequest, params_class: type[QuerySerializer],
+                        highest: int) -> tuple[Any, int] | HttpResponse:
+    """The caller and the cursor to resume from (``after``, or Last-Event-ID), or the refusal
+    to answer instead of a stream."""
+    prepared = await _prepare(request, params_class)
+    if isinstance(prepared, HttpResponse):
+        return prepared
+    user, params = prepared
+    after = _resume_from(request, params["after"], highest)
+    if isinstance(after, HttpResponse):
+        return after
+    return user, after
 
 
 def _stream(events: AsyncIterator[bytes]) -> StreamingHttpResponse:
@@ -147,19 +161,16 @@ async def _messages(request: HttpRequest, *, channel: str, event: str, first: by
 
 @_long_poll_view
 async def match_stream(request: HttpRequest, match_id: UUID) -> HttpResponseBase:
-    prepared = await _prepare(request, MatchStreamParams)
-    if isinstance(prepared, HttpResponse):
-        return prepared
-    user, params = prepared
-    after = _resume_from(request, params["after"], MAX_SEQ)
-    if isinstance(after, HttpResponse):
-        return after
+    started = await _stream_start(request, MatchStreamParams, MAX_SEQ)
+    if isinstance(started, HttpResponse):
+        return started
+    user, after = started
     # The first read before the stream starts: a match the caller may not see is a plain 404.
     probe = match_reader(request, user, match_id, after=after, limit=100)
     try:
         answer, ready = await probe(None)
     except ApplicationError as exc:
-        return _error(exc.http_status, exc.code, exc.message, dict(exc.extra))
+        return _coded_error(exc)
     status: list[str] = [answer.status]
     # The first message, at once, tells where the match stands (its moves after the cursor,
     # possibly none, its version and status), so a client that read the match just before a
@@ -183,13 +194,10 @@ async def match_stream(request: HttpRequest, match_id: UUID) -> HttpResponseBase
 
 @_long_poll_view
 async def user_stream(request: HttpRequest) -> HttpResponseBase:
-    prepared = await _prepare(request, FeedStreamParams)
-    if isinstance(prepared, HttpResponse):
-        return prepared
-    user, params = prepared
-    after = _resume_from(request, params["after"], MAX_EVENT_ID)
-    if isinstance(after, HttpResponse):
-        return after
+    started = await _stream_start(request, FeedStreamParams, MAX_EVENT_ID)
+    if isinstance(started, HttpResponse):
+        return started
+    user, after = started
 
     def reader(cursor: int) -> Reader:
         return feed_reader(request, user, after=cursor, limit=100)

@@ -32,6 +32,11 @@ KIND_OF: dict[str, Kind] = {
     UserEvent.Type.PLAN_NOT_COVERED: Kind.PLAN_NOT_COVERED,
     UserEvent.Type.PLAN_DROPPED: Kind.PLAN_DROPPED,
     UserEvent.Type.EXPORT_READY: Kind.EXPORT_READY,
+    UserEvent.Type.CHAT: Kind.CHAT,
+    UserEvent.Type.TOURNAMENT_STARTS_SOON: Kind.TOURNAMENT,
+    UserEvent.Type.TOURNAMENT_ROUND: Kind.TOURNAMENT,
+    UserEvent.Type.TOURNAMENT_WITHDRAWN: Kind.TOURNAMENT,
+    UserEvent.Type.TOURNAMENT_FINISHED: Kind.TOURNAMENT,
 }
 NOTIFIED_TYPES = frozenset(KIND_OF)
 
@@ -49,6 +54,9 @@ DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.PLAN_NOT_COVERED: {Channel.PUSH: True, Channel.EMAIL: False},
     Kind.PLAN_DROPPED: {Channel.PUSH: True, Channel.EMAIL: False},
     Kind.EXPORT_READY: {Channel.PUSH: True, Channel.EMAIL: True},
+    # A chat entry goes out at most once per match per quiet period (games.people.notices).
+    Kind.CHAT: {Channel.PUSH: True, Channel.EMAIL: False},
+    Kind.TOURNAMENT: {Channel.PUSH: True, Channel.EMAIL: True},
 }
 
 # The words are in the active language: the recipient's (games.notify.delivery and
@@ -75,6 +83,8 @@ LABELS: dict[str, str] = _Translated({
     Kind.PLAN_NOT_COVERED: gettext_noop("a move your plan did not cover"),
     Kind.PLAN_DROPPED: gettext_noop("your plan could not be played"),
     Kind.EXPORT_READY: gettext_noop("your data export is ready"),
+    Kind.CHAT: gettext_noop("a line in your match's chat"),
+    Kind.TOURNAMENT: gettext_noop("your tournaments"),
 })
 
 
@@ -158,6 +168,12 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
         title, body = _auto_vacation_words(game, data)
         return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                        tag=f"{kind}:{entry.get('id')}")
+    if kind == Kind.TOURNAMENT:
+        title, body = tournament_words(entry["type"], game, data)
+        page = f"/tournament/{data.get('tournament')}"
+        return Message(kind=str(kind), title=title, body=body,
+                       path=path if match else page, match=match,
+                       tag=f"{kind}:{match or entry.get('id')}")
     if kind in (Kind.PLAN_NOT_COVERED, Kind.PLAN_DROPPED):
         title, body = _plan_words(kind, game)
         return Message(kind=str(kind), title=title, body=body, path=path, match=match,
@@ -168,6 +184,13 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
                 if when else _("Download it from your account page."))
         return Message(kind=str(kind), title=_("Your Boardpost data is ready"), body=body,
                        path=ACCOUNT_PATH, match=None, tag=f"{kind}:{entry.get('id')}")
+    if kind == Kind.CHAT:
+        # Who wrote, never what: the line is read in the match, where its rules apply.
+        by = data.get("by")
+        title = (_("%(game)s: %(player)s wrote in the chat") % {"game": game, "player": by}
+                 if by else _("%(game)s: a new line in the chat") % {"game": game})
+        return Message(kind=str(kind), title=title, body=_("Open the match to read it."),
+                       path=path, match=match, tag=f"{kind}:{match or entry.get('id')}")
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
         title = _("Your turn in %(game)s") % {"game": game}
@@ -239,3 +262,39 @@ def _auto_vacation_words(game: str, data: Mapping[str, Any]) -> tuple[str, str]:
               "back, or by itself at %(when)s.") % {"when": when} if when
             else _("Auto-vacation stopped your clocks instead of a timeout. It ends when you "
                    "come back."))
+
+
+def tournament_words(type: str, game: str, data: Mapping[str, Any]) -> tuple[str, str]:
+    """The title and body of a tournament's notice (``type``: the feed entry's)."""
+    name = str(data.get("name") or _("Your tournament"))
+    if type == UserEvent.Type.TOURNAMENT_STARTS_SOON:
+        when = _when(data.get("starts_at"))
+        return (_("%(name)s starts soon") % {"name": name},
+                _("The tournament starts at %(when)s.") % {"when": when} if when
+                else _("The tournament starts soon."))
+    if type == UserEvent.Type.TOURNAMENT_ROUND:
+        number = data.get("round")
+        if isinstance(number, int):
+            return (_("%(name)s: round %(round)d") % {"name": name, "round": number},
+                    _("Your %(game)s match of this round has started.") % {"game": game})
+        return (_("%(name)s: a ladder challenge") % {"name": name},
+                _("Your %(game)s ladder match has started.") % {"game": game})
+    if type == UserEvent.Type.TOURNAMENT_WITHDRAWN:
+        return (_("%(name)s: you were withdrawn") % {"name": name},
+                _WITHDRAWN.get(str(data.get("reason")), _("You play no more rounds.")))
+    if data.get("cancelled"):
+        return (_("%(name)s was cancelled") % {"name": name},
+                _("Too few players entered, or staff called it off."))
+    place = data.get("place")
+    return (_("%(name)s is over") % {"name": name},
+            _("You finished %(place)s.") % {"place": _ordinal(place)}
+            if isinstance(place, int) else _("The tournament is over."))
+
+
+# Why a player was withdrawn, in the active language.
+_WITHDRAWN: dict[str, str] = _Translated({
+    "withdrew": gettext_noop("You withdrew: you play no more rounds."),
+    "no_show": gettext_noop("You ran out of time in a match without having moved in it, so "
+                            "you play no more rounds."),
+    "disqualified": gettext_noop("Staff disqualified you: you play no more rounds."),
+})

@@ -35,6 +35,10 @@ class Kind(models.TextChoices):
     PLAN_NOT_COVERED = "plan_not_covered"
     PLAN_DROPPED = "plan_dropped"
     EXPORT_READY = "export_ready"
+    CHAT = "chat"
+    # Every tournament notice: it starts soon, your match of a round, you were withdrawn, it
+    # finished.
+    TOURNAMENT = "tournament"
 
 
 class Channel(models.TextChoices):

@@ -69,7 +69,7 @@ def leaderboard(*, game: str) -> QuerySet[Rating]:
 
 def player_settings(*, user: User) -> shapes.PlayerSettings:
     return {"matches_private": user.matches_private, "is_guest": user.is_guest,
-            "language": user.language or None}
+            "language": user.language or None, "invitations": user.invitations}
 
 
 def me(*, user: User) -> shapes.Me:

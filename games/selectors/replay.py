@@ -16,7 +16,7 @@ from typing import Any
 
 from games.catalog import engines
 from games.models import Match, Move
-from games.movelog import ADJUDICATED, ReplayBroken, declared_outcome, state_at
+from games.movelog import DECLARED, ReplayBroken, declared_outcome, state_at
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def match_replay_problem(match: Match) -> str | None:
             return "the replay is over, the match still active"
     elif match.status == Match.Status.FINISHED:
         stored = match.outcome or {}
-        if stored.get("reason") == ADJUDICATED:
+        if stored.get("reason") in DECLARED:
             last = Move.objects.filter(match=match, seq=match.version).first()
             if declared_outcome(last) != _plain(stored):
                 return "the adjudicated outcome differs from the log's declaration"

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, TypedDict
 
+from accounts.models import User
 from games import models, movelog
 from games.clocks import control
 
@@ -50,6 +51,7 @@ class Format:
 UUID_TEXT = Format("uuid")
 MATCH_STATUS = OneOf(models.Match.Status.values)
 MOVE_KIND = OneOf(models.Move.Kind.values)
+INVITATIONS = OneOf(User.Invitations.values)
 EVENT_TYPE = OneOf(models.UserEvent.Type.values)
 CLOCK_KINDS = OneOf(control.KINDS)
 UNRATED_REASONS = OneOf([movelog.TIMEOUT_RUN])
@@ -253,7 +255,12 @@ class UserEvent(TypedDict):
         "and `runs_out_at` (auto_vacation_started, with the match whose deadline passed), "
         "`version` and `key` (plan_not_covered: the other seat's move, as you saw it, that "
         "your plan did not cover; plan_dropped also with `cause`: the engine's code for a "
-        "refused reply, or chain_limit).")]
+        "refused reply, or chain_limit); `by` (chat: who wrote; warned: nothing); for the "
+        "tournament entries, `tournament` (its id) and "
+        "`name`, with `starts_at` (tournament_starts_soon), `round` (tournament_round, null "
+        "for a ladder challenge; the entry's match is the new match), `reason` (withdrew, "
+        "no_show or disqualified: tournament_withdrawn), `place` and `cancelled` "
+        "(tournament_finished).")]
     created_at: datetime
 
 
@@ -388,6 +395,9 @@ class PlayerSettings(TypedDict):
         "Your matches are seen only by their seats (past ones included).")]
     is_guest: Annotated[bool, Doc("A guest account: sign up with POST /api/auth/guest/convert.")]
     language: Annotated[str | None, _LANGUAGE_DOC]
+    invitations: Annotated[str, INVITATIONS, Doc(
+        "Who may invite you to a match or offer you a rematch: everyone, friends (players "
+        "you follow who follow you back) or nobody.")]
 
 
 class Vacation(TypedDict):

@@ -38,6 +38,7 @@ from games.services.clocks import (
     seats_away_at_start,
 )
 from games.services.locking import LockedMatch, lock_held
+from games.services.match_end import MatchEnd, match_ended
 from games.services.notifications import match_changed, notify, wake_after_commit
 from games.services.plans import plan_store, plans_available, plans_clear
 
@@ -175,6 +176,7 @@ def _finish(locked: LockedMatch, outcome: Outcome, fields: list[str]) -> None:
     match.save(update_fields=[*fields, *CLOCK_FIELDS, "status", "finished_at", "outcome",
                               "work_due_at", "updated_at"])
     _record_results(locked.seats, outcome.ranks, outcome.scores)
+    match_ended(MatchEnd(locked=locked))
     wake: set[str] = set()
     for seat in locked.seats:
         if seat.user is not None and not seat.user.is_bot and not seat.user.is_deleted:
@@ -215,9 +217,10 @@ def start(*, locked: LockedMatch, state: Any) -> None:
     _schedule_follow_ups(match, work, started=True)
 
 
-def abort(*, locked: LockedMatch, reason: str) -> None:
+def abort(*, locked: LockedMatch, reason: str, late: frozenset[int] = frozenset()) -> None:
     """Call the match off (``reason``: ``movelog.ABORTED`` by a player or staff, or
-    ``movelog.TIMEOUT``); never rated. Its plans are deleted."""
+    ``movelog.TIMEOUT``: the seats ``late`` ran out of time before anyone moved); never rated.
+    Its plans are deleted."""
     _require_lock(locked)
     match = locked.match
     plans_clear(locked)
@@ -230,6 +233,7 @@ def abort(*, locked: LockedMatch, reason: str) -> None:
     match.work_due_at = None
     match.save(update_fields=["status", "finished_at", "actors", *CLOCK_FIELDS, "outcome",
                               "work_due_at", "updated_at"])
+    match_ended(MatchEnd(locked=locked, late=late))
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)
     match_changed(match)

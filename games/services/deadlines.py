@@ -157,7 +157,8 @@ def match_deadline_expire(*, match_id: UUID | str, now: datetime | None = None) 
     if not late.timing_out:
         return "vacation"
     if not match.moves.filter(kind=Move.Kind.MOVE).exists():
-        _recording.abort(locked=locked, reason=movelog.TIMEOUT)
+        _recording.abort(locked=locked, reason=movelog.TIMEOUT,
+                         late=frozenset(seat.index for seat in late.timing_out))
         return "aborted"
     for seat in late.timing_out:
         if match.status != Match.Status.ACTIVE:

@@ -61,7 +61,7 @@ def match_abort(*, user: User, match_id: UUID | str) -> Match:
 
 def matches_leave(*, user: User, reason: str) -> dict[str, str]:
     """Leave each of ``user``'s running matches as the rules allow a player to leave it
-    (``seat_leave``), in match id order (every writer locks one match, or several in this
+    (``player_leave``), in match id order (every writer locks one match, or several in this
     order, so none waits on another in a circle); call it inside the transaction that holds the
     account's row. Returns what happened, by match id."""
     running = (Match.objects.filter(seats__user=user, status__in=[Match.Status.OPEN,
@@ -69,13 +69,13 @@ def matches_leave(*, user: User, reason: str) -> dict[str, str]:
                .order_by("id").values_list("id", flat=True).distinct())
     left = {}
     for match_id in list(running):
-        done = seat_leave(user=user, match_id=match_id, reason=reason)
+        done = player_leave(user=user, match_id=match_id, reason=reason)
         if done:
             left[str(match_id)] = done
     return left
 
 
-def seat_leave(*, user: User, match_id: UUID | str, reason: str) -> str | None:
+def player_leave(*, user: User, match_id: UUID | str, reason: str) -> str | None:
     """``user`` leaves a running match: an invitation they had not accepted is withdrawn (the
     seat opens again: "seat_reopened"); an open match they joined, or an active one nobody has
     moved in yet, is called off ("aborted"); in any other their seat forfeits for ``reason``

@@ -1,10 +1,10 @@
 """Setting a match up: create it, join or decline a seat, and start it once every seat has
-joined."""
+joined; or create one with its players seated, for an event (``match_create_seated``)."""
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -14,7 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.exceptions import GuestNotAllowed
+from accounts.blocks import blocked_in_games, blocks_in_games
+from accounts.exceptions import GuestNotAllowed, PlayerBlocked
+from accounts.invitations import invitation_check
 from accounts.models import User
 from accounts.services import guest_touch
 from games.catalog import game as game_spec
@@ -193,6 +195,9 @@ def _resolve_seat_users(*, user: User, game: str, seats: list[SeatSpec]) -> list
             if invited is None or invited.is_bot or invited.is_guest:
                 raise InvalidSeats(_("Seat %(seat)d: no player called %(name)r.")
                                    % {"seat": index + 1, "name": spec.username}, seat=index)
+            if invited.pk != user.pk:
+                # The invited player's setting and blocks (a rematch offer is one too).
+                invitation_check(inviter=user, invitee=invited, seat=index)
             resolved.append(invited)
         elif spec.kind == "bot":
             bot = User.objects.filter(is_bot=True, bot_game=game, bot_level=spec.level).first() \
@@ -230,12 +235,26 @@ def match_join(*, user: User, match_id: UUID) -> Match:
         free = next((seat for seat in locked.seats if seat.is_open), None)
         if free is None:
             raise MatchFull()
+        _check_blocks(user, locked)
         free.user = user
         free.joined_at = timezone.now()
         free.save(update_fields=["user", "joined_at"])
     match.save(update_fields=["updated_at"])
     _start_if_full(locked)
     return match
+
+
+def _check_blocks(user: User, locked: LockedMatch) -> None:
+    """Players a games block stands between never sit together through an open seat: the
+    joiner who blocked a seated player is told so (``PlayerBlocked``); one a seated player
+    blocked gets the answer of a full match, as anyone might, and is not told why."""
+    seated = [seat.user_id for seat in locked.seats
+              if seat.user_id is not None and not seat.is_bot]
+    if not blocked_in_games(user.pk, seated):
+        return
+    if any(blocks_in_games(user.pk, other) for other in seated):
+        raise PlayerBlocked()
+    raise MatchFull()
 
 
 @transaction.atomic
@@ -323,3 +342,38 @@ def _rematch_seat(seat: Seat, caller: User) -> SeatSpec:
     if player.is_bot:
         return SeatSpec("bot", level=player.bot_level)
     return SeatSpec("user", username=player.username)
+
+
+# --------------------------------------------------------------------------- seated for an event
+
+
+@transaction.atomic
+def match_create_seated(*, created_by: User, players: Sequence[User], game: str,
+                        config: Mapping[str, Any], time_control: Mapping[str, Any],
+                        rated: bool, plans: bool) -> Match:
+    """A match whose seats ``players`` (people and bots, in seat order) take at once, started
+    at once: a table an event (a tournament round, a ladder challenge) made for them.
+    ``created_by`` is the player who counts as its creator, one of its players (a match's
+    creator may see it even when it is private). The options and clock were checked when the
+    event was created; a match of bots only, or with a player twice, is never rated."""
+    timing = _time_control(time_control, None)
+    engine = game_engine(game)
+    seed = secrets.token_hex(16)
+    count = len(players)
+    initial = engine.initial_state(num_players=count, config=dict(config), seed=seed)
+    ids = [player.id for player in players]
+    rated = (rated and len(set(ids)) == count
+             and not all(player.is_bot for player in players))
+    match = Match.objects.create(
+        game=game, config=dict(config), num_players=count, rated=rated, created_by=created_by,
+        seed=seed, private=any(player.matches_private for player in players),
+        plans_allowed=plans,
+        time_control=None if timing is None else control.dump(timing),
+        clocks=None if timing is None else clock.dump_clocks(clock.new_clocks(timing, count)))
+    now = timezone.now()
+    Seat.objects.bulk_create([
+        Seat(match=match, index=index, user=player, is_bot=player.is_bot, joined_at=now)
+        for index, player in enumerate(players)])
+    locked = match_lock(match_id=match.id)
+    _start_if_full(locked, initial)
+    return locked.match

@@ -35,17 +35,22 @@ from games.services.locking import match_lock, version_check
 logger = logging.getLogger(__name__)
 
 
-def _reason(reason: str) -> str:
+def reason_checked(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise ValueError("A moderation action needs a reason.")
     return reason
 
 
-def _audit(*, actor: User, action: str, reason: str, match: Match | None = None,
-           user: User | None = None, **data: Any) -> AuditEntry:
-    target = f"{match.game} match {match.id}" if match is not None else (
-        user.username if user is not None else "")
+def audit_record(*, actor: User, action: str, reason: str, match: Match | None = None,
+                 user: User | None = None, target: str | None = None,
+                 **data: Any) -> AuditEntry:
+    """Append an audit entry of ``action`` (``target``: what it was about, as shown in lists;
+    by default the match, else the user)."""
+    reason = reason_checked(reason)
+    if target is None:
+        target = f"{match.game} match {match.id}" if match is not None else (
+            user.username if user is not None else "")
     entry = AuditEntry.objects.create(actor=actor, action=action, match=match, target_user=user,
                                       target=target[:200], reason=reason, data=data)
     # Ids only: never the reason (staff may quote a player) nor anything of the game state.
@@ -59,7 +64,7 @@ def match_abort_by_staff(*, actor: User, match_id: UUID | str, reason: str,
                          expected_version: int | None = None) -> AuditEntry:
     """Call off a running (open or active) match, whatever has been played: it ends as
     aborted, is never rated, and its players are told as for any abort."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     locked = match_lock(match_id=match_id)
     match = locked.match
     if not match.is_running:
@@ -67,8 +72,8 @@ def match_abort_by_staff(*, actor: User, match_id: UUID | str, reason: str,
     version_check(match, expected_version)
     status_before = match.status
     _recording.abort(locked=locked, reason=movelog.ABORTED)
-    return _audit(actor=actor, action=AuditEntry.Action.ABORT, reason=reason, match=match,
-                  version=match.version, status_before=status_before)
+    return audit_record(actor=actor, action=AuditEntry.Action.ABORT, reason=reason,
+                        match=match, version=match.version, status_before=status_before)
 
 
 @dataclass(frozen=True)
@@ -79,11 +84,12 @@ class Decision:
     draw: bool = False
 
 
-def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision) -> Outcome:
+def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision,
+                     reason: str = movelog.ADJUDICATED) -> Outcome:
     """The outcome ``decision`` gives ``match`` (``seats``: its seats): winners share first
     place, the other seats in play the next one, and seats that already left rank below them
     all, the first to leave last (as the games rank forfeits). No game scores are invented:
-    every score is 0."""
+    every score is 0. ``reason``: who declares it (staff; a tournament, ``SETTLED``)."""
     left = sorted((seat for seat in seats if seat.forfeited_at is not None),
                   key=lambda seat: (seat.forfeited_at, seat.index))
     in_play = [seat.index for seat in seats if seat.forfeited_at is None]
@@ -96,7 +102,25 @@ def declared_outcome(match: Match, seats: Sequence[Seat], decision: Decision) ->
         raise ValueError("No seat is in play.")
     keys = {index: 0 if decision.draw or index in decision.winners else 1 for index in in_play}
     ranks = forfeit_ranks(match.num_players, keys, [seat.index for seat in left])
-    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=movelog.ADJUDICATED)
+    return Outcome(ranks=ranks, scores=tuple(0.0 for _ in ranks), reason=reason)
+
+
+def match_settle(*, match_id: UUID | str, decision: Decision) -> bool:
+    """Decide a running match for an event it belongs to (a tournament whose players all
+    withdrew from it, an unanswered ladder challenge): the result ``decision`` declares, with
+    the reason ``movelog.SETTLED``, recorded like an adjudication and never rated. Returns
+    False when the match was not running (nothing is written). The caller holds the
+    transaction."""
+    locked = match_lock(match_id=match_id, missing_ok=True)
+    if locked is None or locked.match.status != Match.Status.ACTIVE:
+        return False
+    match = locked.match
+    if match.rated:
+        match.rated = False
+        match.save(update_fields=["rated"])
+    _recording.decide(locked=locked, outcome=declared_outcome(match, locked.seats, decision,
+                                                              reason=movelog.SETTLED))
+    return True
 
 
 @transaction.atomic
@@ -105,7 +129,7 @@ def match_adjudicate(*, actor: User, match_id: UUID | str, decision: Decision, r
     """End an active match with a declared result, recorded in its log as a system entry
     (``_recording.decide``). ``rated=False`` makes a rated match unrated first, so the result
     does not count towards ratings; a match that was never rated stays so."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     locked = match_lock(match_id=match_id)
     match = locked.match
     if match.status == Match.Status.OPEN:
@@ -119,9 +143,10 @@ def match_adjudicate(*, actor: User, match_id: UUID | str, decision: Decision, r
         match.rated = False
         match.save(update_fields=["rated"])
     move = _recording.decide(locked=locked, outcome=outcome)
-    return _audit(actor=actor, action=AuditEntry.Action.ADJUDICATE, reason=reason, match=match,
-                  seq=move.seq, ranks=list(outcome.ranks), winners=sorted(outcome.winners),
-                  draw=decision.draw, rated=match.rated, was_rated=was_rated)
+    return audit_record(actor=actor, action=AuditEntry.Action.ADJUDICATE, reason=reason,
+                        match=match, seq=move.seq, ranks=list(outcome.ranks),
+                        winners=sorted(outcome.winners), draw=decision.draw, rated=match.rated,
+                        was_rated=was_rated)
 
 
 @dataclass
@@ -146,7 +171,7 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
     (every writer locks one match, or several in this order, so none waits on another in a
     circle). Idempotent: banning a banned player records nothing new but still leaves any
     match left running."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     user = User.objects.select_for_update().get(pk=user_id)
     if user.is_bot:
         raise ValueError("Bot accounts are not banned; they have no tokens or sessions.")
@@ -161,9 +186,10 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
     result = BanResult(entry=None, tokens_revoked=tokens, sessions_ended=user_sessions_end(user))
     result.matches = matches_leave(user=user, reason=movelog.BANNED)
     if newly:
-        result.entry = _audit(actor=actor, action=AuditEntry.Action.BAN, reason=reason,
-                              user=user, tokens_revoked=result.tokens_revoked,
-                              sessions_ended=result.sessions_ended, matches=result.matches)
+        result.entry = audit_record(actor=actor, action=AuditEntry.Action.BAN, reason=reason,
+                                    user=user, tokens_revoked=result.tokens_revoked,
+                                    sessions_ended=result.sessions_ended,
+                                    matches=result.matches)
     return result
 
 
@@ -172,10 +198,10 @@ def user_unban(*, actor: User, user_id: int, reason: str) -> AuditEntry | None:
     """Let a banned player back in: the account is active again (they sign in with their
     password for a new token). Matches a ban left stay as they ended. Returns the audit entry,
     or None when the account was active already."""
-    reason = _reason(reason)
+    reason = reason_checked(reason)
     user = User.objects.select_for_update().get(pk=user_id)
     if user.is_active:
         return None
     user.is_active = True
     user.save(update_fields=["is_active"])
-    return _audit(actor=actor, action=AuditEntry.Action.UNBAN, reason=reason, user=user)
+    return audit_record(actor=actor, action=AuditEntry.Action.UNBAN, reason=reason, user=user)

@@ -22,7 +22,12 @@ NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SO
                             UserEvent.Type.VACATION_ENDED,
                             UserEvent.Type.AUTO_VACATION_STARTED,
                             UserEvent.Type.PLAN_NOT_COVERED, UserEvent.Type.PLAN_DROPPED,
-                            UserEvent.Type.EXPORT_READY})
+                            UserEvent.Type.EXPORT_READY,
+                            UserEvent.Type.CHAT,
+                            UserEvent.Type.TOURNAMENT_STARTS_SOON,
+                            UserEvent.Type.TOURNAMENT_ROUND,
+                            UserEvent.Type.TOURNAMENT_WITHDRAWN,
+                            UserEvent.Type.TOURNAMENT_FINISHED})
 
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,

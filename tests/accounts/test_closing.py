@@ -185,7 +185,8 @@ def test_a_deletion_due_leaves_a_stable_pseudonym_and_retires_the_name(
 
 def test_the_registry_runs_every_step_in_order_with_the_account_last():
     names = [step.name for step in erasure.STEPS]
-    assert names[0] == "matches" and names[-1] == "account"
+    # Tournaments before matches: every writer locks a tournament before its matches.
+    assert names[:2] == ["tournaments", "matches"] and names[-1] == "account"
     assert len(set(names)) == len(names)
 
 
@@ -236,3 +237,42 @@ def test_a_deletion_that_fails_holds_back_no_other(client_for, alice, bob, monke
     assert User.objects.get(pk=bob.pk).closure == "deleted"
     monkeypatch.setattr(erasure, "STEPS", real)
     assert account_work_sweep(now=later)["deleted"] == 1
+
+
+def test_closing_leaves_the_tournaments_and_the_deletion_takes_follows_blocks_and_chat(
+        client_for, alice, bob, carol):
+    from accounts.blocks import block_set
+    from accounts.follows import follow
+    from accounts.models import Block, Follow
+    from games.people.chat import chat_say
+    from games.people.models import ChatLine, Report
+    from games.people.reports import report_file
+    from games.tournaments.models import Entry
+    from tests.tournaments.helpers import started, tournament_with
+
+    waiting = tournament_with(carol, [alice, bob])
+    running = started(tournament_with(carol, [alice, bob, carol], name="Running"))
+    follow(user=alice, other=bob)
+    follow(user=bob, other=alice)
+    block_set(user=alice, other=carol)
+    block_set(user=carol, other=alice, chat=True, games=False)
+    match = start("nibble", [alice, bob])
+    chat_say(user=alice, match_id=match.id, body="good luck")
+    line = chat_say(user=bob, match_id=match.id, body="thanks")[0]
+    report_file(reporter=alice, reason="other", note="just a test", line_id=line.pk)
+
+    assert close(client_for(alice), "delete").status_code == 200
+    assert not Entry.objects.filter(tournament=waiting, user=alice).exists()
+    assert Entry.objects.get(tournament=running, user=alice).withdrawal == "withdrew"
+    later = timezone.now() + timedelta(days=settings.ACCOUNT_DELETION_GRACE_DAYS, minutes=1)
+    assert account_work_sweep(now=later)["deleted"] == 1
+    assert not Follow.objects.filter(follower_id=alice.pk).exists()
+    assert not Follow.objects.filter(followed_id=alice.pk).exists()
+    assert not Block.objects.filter(blocker_id=alice.pk).exists()
+    assert not Block.objects.filter(blocked_id=alice.pk).exists()
+    assert list(ChatLine.objects.values_list("body", flat=True)) == ["thanks"]
+    # Her report stays in the moderators' record, under her pseudonym.
+    assert Report.objects.get().reporter.username.startswith("deleted-")
+    # Her tournament results stay in the standings, under the pseudonym.
+    assert Entry.objects.get(tournament=running, user_id=alice.pk).user.username.startswith(
+        "deleted-")

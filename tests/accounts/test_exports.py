@@ -141,3 +141,34 @@ def test_the_rating_history_is_exported(ask, client_for, alice, bob,
     [change] = ratings["history"]
     assert change["match"] == str(match.id) and change["game"] == "nibble"
     assert {"rank", "display_before", "display_after", "at"} <= set(change)
+
+
+def test_follows_blocks_chat_reports_and_tournaments_are_exported(ask, client_for, alice, bob,
+                                                                  carol):
+    from accounts.blocks import block_set
+    from accounts.follows import follow
+    from games.people.chat import chat_say
+    from games.people.reports import report_file
+    from tests.tournaments.helpers import tournament_with
+
+    match = start("nibble", [alice, bob])
+    follow(user=alice, other=bob)
+    follow(user=carol, other=alice)
+    block_set(user=alice, other=carol, games=True, chat=False)
+    block_set(user=bob, other=alice)  # never told to alice
+    chat_say(user=alice, match_id=match.id, body="have fun")
+    report_file(reporter=alice, reason="stalling", note="slow", username="bob")
+    tournament_with(carol, [alice], name="Spring Swiss")
+    client = client_for(alice)
+    sections = archive(client, ask(client).json()["id"])["sections"]
+    assert [f["username"] for f in sections["follows"]["following"]] == ["bob"]
+    assert [f["username"] for f in sections["follows"]["followers"]] == ["carol"]
+    assert [(b["username"], b["games"], b["chat"]) for b in sections["blocks"]] == [
+        ("carol", True, False)]
+    assert [(c["match"], c["body"]) for c in sections["chat_lines"]] == [
+        (str(match.id), "have fun")]
+    [report] = sections["reports_filed"]
+    assert (report["reason"], report["player"], report["status"]) == ("stalling", "bob", "open")
+    [entry] = sections["tournaments"]
+    assert entry["name"] == "Spring Swiss" and entry["withdrawn_at"] is None
+    assert sections["profile"]["invitations"] == "everyone"

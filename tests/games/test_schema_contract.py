@@ -26,6 +26,7 @@ from games.notify.push import generate_keys
 from tests.factories import token_for
 from tests.games.helpers import create_match
 from tests.games.matchplay import match_url, start_nibble_match
+from tests.tournaments.helpers import started, tournament_with
 
 EXAMPLES = 20
 MAX_WAIT = django_settings.LONG_POLL_MAX_SECONDS
@@ -56,6 +57,7 @@ def contract_world(db, client_for, make_user, monkeypatch, settings):
         "token": token_for(tester),
         "match_ids": [active, waiting, finished.id, open_to_join, mine_open, nimble],
         "usernames": ["tester", "bob", "carol"],
+        "tournament_ids": _tournaments(tester, bob, carol),
     }
     # Schemathesis calls a bare WSGIHandler, whose request signals would close the database
     # connection inside the test's transaction; django.test.Client unhooks them the same way.
@@ -64,6 +66,15 @@ def contract_world(db, client_for, make_user, monkeypatch, settings):
     yield world
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)
+
+
+def _tournaments(tester, bob, carol) -> list[str]:
+    """A Swiss taking entries (the tester in it), a running one and a running ladder."""
+    taking = tournament_with(carol, [tester, bob])
+    running = started(tournament_with(carol, [tester, bob, carol]))
+    ladder = started(tournament_with(carol, [bob, carol, tester], format="ladder",
+                                     rounds=None))
+    return [str(taking.id), str(running.id), str(ladder.id)]
 
 
 # Loaded at collection: serving the schema needs no database. (``schemathesis.pytest.
@@ -85,6 +96,8 @@ def _aim(case, world: dict[str, Any], pick: int) -> None:
         params["match_id"] = world["match_ids"][pick % len(world["match_ids"])]
     if "username" in params:
         params["username"] = world["usernames"][pick % len(world["usernames"])]
+    if "tournament_id" in params:
+        params["tournament_id"] = world["tournament_ids"][pick % len(world["tournament_ids"])]
     if "game" in params and pick % 2:
         params["game"] = "nibble"
 

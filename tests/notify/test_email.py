@@ -57,8 +57,8 @@ def test_your_turn_is_mailed_with_text_html_and_unsubscribe_links(
     assert set(answer.json()["turned_off"]) == {"your_turn", "deadline_soon", "invited",
                                                 "match_finished", "vacation_ending",
                                                 "vacation_ended", "auto_vacation_started",
-                                                "plan_not_covered", "plan_dropped",
-                                                "export_ready"}
+                                                "plan_not_covered", "plan_dropped", "chat",
+                                                "tournament", "export_ready"}
     count = len(smtp.messages)
     with django_capture_on_commit_callbacks(execute=True):
         notify(user_ids=[alice.id], type=UserEvent.Type.INVITED, game="nibble", by="bob")
@@ -164,7 +164,7 @@ def test_defaults_and_preferences(smtp, push_service, alice, client_for,
     assert push_service.for_device(device) == []
     assert [m["Subject"] for m in smtp.messages] == ["Invitation to Nibble"]
     for bad in [{"preferences": {"invited": {"sms": True}}},
-                {"preferences": {"chat": {"push": True}}},
+                {"preferences": {"gossip": {"push": True}}},
                 {"preferences": {"invited": {"push": "yes"}}},
                 {"email_digest": 1}, []]:
         answer = client.patch("/api/me/notifications", bad, format="json")

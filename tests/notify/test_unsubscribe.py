@@ -96,8 +96,8 @@ def test_the_one_click_post_of_the_header_unsubscribes_at_once_without_sign_in(
     assert set(answer.json()["turned_off"]) == {"your_turn", "deadline_soon", "invited",
                                                 "match_finished", "vacation_ending",
                                                 "vacation_ended", "auto_vacation_started",
-                                                "plan_not_covered", "plan_dropped",
-                                                "export_ready"}
+                                                "plan_not_covered", "plan_dropped", "chat",
+                                                "tournament", "export_ready"}
     assert not any(_email_prefs(alice).values())
     assert NotificationSettings.objects.get(user=alice).email_digest is False
     # Nothing more is mailed.
@@ -113,7 +113,7 @@ def test_the_one_click_post_of_the_header_unsubscribes_at_once_without_sign_in(
 def test_bad_tokens_are_refused_by_get_and_post_alike(api_client, alice):
     forged = mail.unsubscribe_token(alice.id, "all")[:-2] + "xx"
     wrong_salt = mail.verify_token(alice.id, "a@example.org")
-    unknown_kind = mail.unsubscribe_token(alice.id, "chat")
+    unknown_kind = mail.unsubscribe_token(alice.id, "gossip")
     for token in ("nonsense", forged, wrong_salt, unknown_kind):
         for method in (api_client.get, api_client.post):
             answer = method(f"/api/notifications/unsubscribe?token={token}")

@@ -7,6 +7,8 @@ import { clear, h, link, notice } from "./dom.js";
 import { LANG, LANGUAGES, LANGUAGE_COOKIE, gettext, interpolate, ngettext } from "./i18n.js";
 import * as account from "./pages/account.js";
 import * as auth from "./pages/auth.js";
+import * as blocks from "./pages/blocks.js";
+import * as friends from "./pages/friends.js";
 import * as home from "./pages/home.js";
 import * as inbox from "./pages/inbox.js";
 import * as leaderboards from "./pages/leaderboards.js";
@@ -46,6 +48,8 @@ const ROUTES = [
   [/^\/inbox\/?$/, () => inbox, true],
   [/^\/lobby\/?$/, () => lobby, true],
   [/^\/notifications\/?$/, () => notifications, true],
+  [/^\/friends\/?$/, () => friends, true],
+  [/^\/blocks\/?$/, () => blocks, true],
   [/^\/account\/?$/, () => account, true],
   [/^\/password\/(forgot|reset)\/?$/, () => password, false],
   [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, false],
@@ -160,6 +164,7 @@ function renderNav() {
       item("/leaderboards", gettext("Leaderboards")),
       item("/rules", gettext("Rules")),
       item("/notifications", gettext("Notifications")),
+      ...(isGuest() ? [] : [item("/friends", gettext("Friends"))]),
       item("/account", gettext("Account")),
       isGuest() ? item("/signin", gettext("Sign up"), h("span", { class: "tag" }, gettext("guest")))
         : item(`/player/${session.username}`, /** @type {string} */ (session.username)),

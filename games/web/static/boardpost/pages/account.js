@@ -58,8 +58,8 @@ async function exportPart(account, signal) {
   const part = h("section", { "aria-labelledby": "export-heading", class: "card" },
     h("h2", { id: "export-heading" }, gettext("Your data")),
     h("p", { class: "muted" }, interpolate(ngettext(
-      "A file (JSON) of everything Boardpost keeps about you: profile, settings, token names, matches and moves as you saw them, ratings and notifications. It is prepared in the background; you are notified when it is ready, and it can be downloaded for %(n)s day.",
-      "A file (JSON) of everything Boardpost keeps about you: profile, settings, token names, matches and moves as you saw them, ratings and notifications. It is prepared in the background; you are notified when it is ready, and it can be downloaded for %(n)s days.",
+      "A file (JSON) of everything Boardpost keeps about you: profile, settings, token names, matches and moves as you saw them, ratings, notifications, follows, blocks, chat lines, reports and tournaments. It is prepared in the background; you are notified when it is ready, and it can be downloaded for %(n)s day.",
+      "A file (JSON) of everything Boardpost keeps about you: profile, settings, token names, matches and moves as you saw them, ratings, notifications, follows, blocks, chat lines, reports and tournaments. It is prepared in the background; you are notified when it is ready, and it can be downloaded for %(n)s days.",
       account.export_keep_days), { n: account.export_keep_days })),
     list);
 
@@ -108,12 +108,12 @@ function closePart(account, ctx) {
     choice("disable", gettext("Disable my account"),
       gettext("Sign in again to open it, as it was.")),
     choice("delete", gettext("Delete my account"), interpolate(ngettext(
-      "Deleted %(n)s day from now: until then, signing in cancels it. Then your email, tokens, devices, ratings and notifications are deleted, your name is never used again, and your matches show you under a pseudonym.",
-      "Deleted %(n)s days from now: until then, signing in cancels it. Then your email, tokens, devices, ratings and notifications are deleted, your name is never used again, and your matches show you under a pseudonym.",
+      "Deleted %(n)s day from now: until then, signing in cancels it. Then your email, tokens, devices, ratings, notifications, follows, blocks and chat lines are deleted, your name is never used again, and your matches show you under a pseudonym.",
+      "Deleted %(n)s days from now: until then, signing in cancels it. Then your email, tokens, devices, ratings, notifications, follows, blocks and chat lines are deleted, your name is never used again, and your matches show you under a pseudonym.",
       days), { n: days })));
   const password = passwordField("close-password", gettext("Your password"), "current-password");
   part.append(
-    h("p", { class: "muted" }, gettext("Either way you resign every running match, leave the leaderboards and are signed out everywhere.")),
+    h("p", { class: "muted" }, gettext("Either way you resign every running match, leave your tournaments and the leaderboards, and are signed out everywhere.")),
     actionForm({ id: "close-form", children: [kinds, password.node],
       label: gettext("Close my account"), action: async () => {
         const kind = /** @type {HTMLInputElement} */ (

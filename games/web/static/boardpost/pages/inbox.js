@@ -51,6 +51,9 @@ const FEED_TEXT = {
   vacation_ended: () => gettext("Your vacation is over: your clocks run again"),
   auto_vacation_started: (e) => interpolate(gettext("Your time ran out in %(game)s: your vacation started instead"),
     { game: gameName(e.game) }),
+  chat: (e) => interpolate(gettext("%(name)s wrote in the chat of your %(game)s match"),
+    { name: e.data.by, game: gameName(e.game) }),
+  warned: () => gettext("A moderator warned you: keep to the rules of fair play and courtesy"),
 };
 
 /** The opponents' names, each marked when the player is on vacation; "—" for none.

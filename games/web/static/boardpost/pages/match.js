@@ -12,6 +12,8 @@ import {
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { consistent, goalLine, myTurn, ordinal, seatLabel, statusText } from "../matchinfo.js";
 import { afterMatch } from "../aftermatch.js";
+import { matchChat } from "../chat.js";
+import { reportButton } from "../report.js";
 
 const RUNNING = new Set(["open", "active"]);
 
@@ -49,10 +51,10 @@ export async function render(main, [id], ctx) {
     h("h2", { id: "log-h" }, gettext("Moves")), logList);
   const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
     "aria-labelledby": "replay-h" });
-  root.append(head, message,
-    h("div", { class: "match-body" }, board, h("div", { class: "match-side" }, logBox)),
-    replayBox);
+  const side = h("div", { class: "match-side" }, logBox);
+  root.append(head, message, h("div", { class: "match-body" }, board, side), replayBox);
   main.append(root);
+  const chat = matchChat(side, { id, signal });
   const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });
 
   let match = /** @type {Match | null} */ (null);
@@ -222,8 +224,10 @@ export async function render(main, [id], ctx) {
     renderBoard();
     tellSeen();
     if (wasRunning && !RUNNING.has(match.status)) {
-      // Over: the whole log is now revealed (hidden placements, piles), so read it again.
+      // Over: the whole log is now revealed (hidden placements, piles), so read it again;
+      // and both chat rooms are shown now.
       loadLog(true).then(() => setUpReplay()).catch(() => {});
+      chat.reload().catch(() => {});
     }
   }
 
@@ -548,6 +552,11 @@ export async function render(main, [id], ctx) {
   // match read and the log read is then in the first answer (and prompts a new read), where
   // resuming from the log's newest entry would wait a whole long-poll for the next one.
   const logged = await loadLog();
+  chat.start();
+  if (session.token) {
+    side.append(h("p", { class: "report-match" }, reportButton({ match: id },
+      gettext("Report this match"), gettext("Report this match"))));
+  }
   let after = Math.min(logged, /** @type {Match} */ (match).version);
   if (!RUNNING.has(/** @type {Match} */ (match).status)) {
     setUpReplay();

@@ -7,6 +7,8 @@ import { awayBadge, dateTime, h, link, put } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { ordinal } from "../matchinfo.js";
 import { ratingChart } from "../chart.js";
+import { blocks, people, setBlock, setFollowing } from "../people.js";
+import { reportButton } from "../report.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 /**
@@ -85,6 +87,54 @@ async function privacySection(signal) {
         + "other players nor by visitors who are not signed in.")));
 }
 
+/** On another person's page: follow or unfollow, block or unblock, report.
+ * @param {string} username @param {AbortSignal} signal */
+async function peopleSection(username, signal) {
+  const [following, blocked] = await Promise.all([people("following", signal),
+    blocks(signal)]);
+  let follows = following.some((p) => p.username === username);
+  let blocking = blocked.some((b) => b.username === username);
+  const status = h("p", { role: "status", id: "player-people-status" });
+  const followButton = h("button", { type: "button", id: "follow-toggle" });
+  const blockButton = h("button", { type: "button", class: "secondary", id: "block-toggle" });
+  const show = () => {
+    followButton.textContent = follows ? gettext("Unfollow") : gettext("Follow");
+    followButton.setAttribute("aria-pressed", String(follows));
+    blockButton.textContent = blocking ? gettext("Unblock") : gettext("Block");
+    blockButton.setAttribute("aria-pressed", String(blocking));
+  };
+  /** @param {HTMLButtonElement} button @param {() => Promise<void>} act */
+  const acting = (button, act) => button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.textContent = "";
+    try {
+      await act();
+      show();
+    } catch (error) {
+      status.textContent = /** @type {Error} */ (error).message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  acting(followButton, async () => {
+    await setFollowing(username, !follows);
+    follows = !follows;
+    status.textContent = follows ? interpolate(gettext("You follow %(name)s."), { name: username })
+      : interpolate(gettext("You no longer follow %(name)s."), { name: username });
+  });
+  acting(blockButton, async () => {
+    await setBlock(username, blocking ? null : { games: true, chat: true });
+    blocking = !blocking;
+    status.textContent = blocking ? interpolate(gettext("%(name)s is blocked."), { name: username })
+      : interpolate(gettext("%(name)s is no longer blocked."), { name: username });
+  });
+  show();
+  return h("section", { class: "card actions-row", "aria-label": gettext("You and this player"),
+    id: "player-people" },
+  followButton, " ", blockButton, " ", reportButton({ username }, gettext("Report"),
+    interpolate(gettext("Report %(name)s"), { name: username }), "secondary"), status);
+}
+
 /**
  * @param {HTMLElement} main @param {string[]} params the username @param {PageContext} ctx
  */
@@ -121,5 +171,8 @@ export async function render(main, [username], ctx) {
   );
   if (session.token && session.username === player.username && !player.is_guest) {
     main.append(await privacySection(signal));
+  } else if (session.token && !player.is_bot && !player.is_guest) {
+    /** @type {HTMLElement} */ (main.querySelector("h1")).after(
+      await peopleSection(player.username, signal));
   }
 }

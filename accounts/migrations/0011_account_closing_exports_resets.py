@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0009_user_language'),
+        ('accounts', '0010_follows_blocks_invitations'),
         ('auth', '0012_alter_user_first_name_max_length'),
     ]
 
