@@ -160,9 +160,10 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
     game = _game(entry)
     path = f"/match/{match}" if match else "/inbox"
     kind = KIND_OF[entry["type"]]
-    if kind in (Kind.VACATION_ENDING, Kind.VACATION_ENDED):
-        title, body = _vacation_words(kind, data)
-        return Message(kind=str(kind), title=title, body=body, path=VACATION_PATH, match=None,
+    if kind in OWN_PAGES:  # about the player's own vacation or data: on their own page
+        title, body = (_export_words(data) if kind == Kind.EXPORT_READY
+                       else _vacation_words(kind, data))
+        return Message(kind=str(kind), title=title, body=body, path=OWN_PAGES[kind], match=None,
                        tag=f"{kind}:{entry.get('id')}")
     if kind == Kind.AUTO_VACATION_STARTED:
         title, body = _auto_vacation_words(game, data)
@@ -174,23 +175,10 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
         return Message(kind=str(kind), title=title, body=body,
                        path=path if match else page, match=match,
                        tag=f"{kind}:{match or entry.get('id')}")
-    if kind in (Kind.PLAN_NOT_COVERED, Kind.PLAN_DROPPED):
-        title, body = _plan_words(kind, game)
+    if kind in (Kind.PLAN_NOT_COVERED, Kind.PLAN_DROPPED, Kind.CHAT):
+        title, body = _chat_words(game, data) if kind == Kind.CHAT else _plan_words(kind, game)
         return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                        tag=f"{kind}:{match or entry.get('id')}")
-    if kind == Kind.EXPORT_READY:
-        when = _when(data.get("expires_at"))
-        body = (_("Download it from your account page before %(when)s.") % {"when": when}
-                if when else _("Download it from your account page."))
-        return Message(kind=str(kind), title=_("Your Boardpost data is ready"), body=body,
-                       path=ACCOUNT_PATH, match=None, tag=f"{kind}:{entry.get('id')}")
-    if kind == Kind.CHAT:
-        # Who wrote, never what: the line is read in the match, where its rules apply.
-        by = data.get("by")
-        title = (_("%(game)s: %(player)s wrote in the chat") % {"game": game, "player": by}
-                 if by else _("%(game)s: a new line in the chat") % {"game": game})
-        return Message(kind=str(kind), title=title, body=_("Open the match to read it."),
-                       path=path, match=match, tag=f"{kind}:{match or entry.get('id')}")
     if kind == Kind.YOUR_TURN:
         deadline = _when(data.get("deadline"))
         title = _("Your turn in %(game)s") % {"game": game}
@@ -225,9 +213,28 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
 
 
 # The web client's page with the vacation switch, and the account's page (password, closing,
-# data exports).
+# data exports): where the notices about the player's own vacation and data lead.
 VACATION_PATH = "/notifications"
 ACCOUNT_PATH = "/account"
+OWN_PAGES = {Kind.VACATION_ENDING: VACATION_PATH, Kind.VACATION_ENDED: VACATION_PATH,
+             Kind.EXPORT_READY: ACCOUNT_PATH}
+
+
+def _export_words(data: Mapping[str, Any]) -> tuple[str, str]:
+    """The title and body of the notice that the player's data export is ready."""
+    when = _when(data.get("expires_at"))
+    return (_("Your Boardpost data is ready"),
+            _("Download it from your account page before %(when)s.") % {"when": when}
+            if when else _("Download it from your account page."))
+
+
+def _chat_words(game: str, data: Mapping[str, Any]) -> tuple[str, str]:
+    """Who wrote in a match's chat, never what: the line is read in the match, where its rules
+    apply."""
+    by = data.get("by")
+    return (_("%(game)s: %(player)s wrote in the chat") % {"game": game, "player": by}
+            if by else _("%(game)s: a new line in the chat") % {"game": game},
+            _("Open the match to read it."))
 
 
 def _vacation_words(kind: str, data: Mapping[str, Any]) -> tuple[str, str]:
