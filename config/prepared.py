@@ -11,20 +11,26 @@ rows as usual (``select_related``, annotations, field converters).
 Only for a query whose SQL text never depends on the value: the value must appear exactly once
 among the compiled parameters (checked when the query is compiled), and the caller passes it
 as the database driver takes it (``Field.get_db_prep_value``).
+
+``Statements`` does the same for the writes: a model's one-row INSERT and its UPDATE of chosen
+fields, written once per process and filled with each row's values.
 """
 
 from __future__ import annotations
 
 import copy
+import weakref
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeAlias, TypeVar
 
-from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db import DatabaseError, connections, router
+from django.db.models import Field, Model, QuerySet
 from django.db.models.sql.compiler import SQLCompiler
 
 M = TypeVar("M", bound=Model)
+# A statement's SQL and the fields whose values fill its parameters, in order.
+_Sql: TypeAlias = "tuple[str, list[Field[Any, Any]]]"
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,10 @@ class _Compiled(Generic[M]):
     sql: str
     params: tuple[Any, ...]
     position: int
+    # What turns each column's value into the model's (Django works it out per run: 60
+    # columns' worth of look-ups on the match lock's query), per connection.
+    converters: weakref.WeakKeyDictionary[Any, Any] = field(
+        default_factory=weakref.WeakKeyDictionary)
 
 
 def _compiled(queryset: QuerySet[M], stand_in: object) -> _Compiled[M]:
@@ -68,8 +78,14 @@ class Prepared(Generic[M]):
         answer = (compiled.sql, tuple(params))
         compiler = copy.copy(compiled.compiler)
         # Each thread has its own connection: the compiled one may belong to another thread.
-        compiler.connection = connections[compiled.queryset.db]
+        connection = compiler.connection = connections[compiled.queryset.db]
+        converters = compiled.converters.get(connection)
+        if converters is None:
+            selected = [column[0] for column in compiler.select[:compiler.col_count]]
+            converters = compiled.converters[connection] = compiler.get_converters(selected)
         compiler.as_sql = lambda *args, **kwargs: answer  # type: ignore[method-assign]
+        compiler.get_converters = (  # type: ignore[method-assign]
+            lambda *args, **kwargs: converters)
         queryset = compiled.queryset.all()
         queryset.query.get_compiler = (  # type: ignore[method-assign]
             lambda *args, **kwargs: compiler)
@@ -78,3 +94,103 @@ class Prepared(Generic[M]):
     def forget(self) -> None:
         """Compile again on the next run (after a change to what the query is built from)."""
         self._by_key.clear()
+
+
+class Statements:
+    """A model's INSERT of one row and UPDATE of chosen fields, their SQL written once per
+    process (per set of fields), each run with the values as ``Model.save`` prepares them.
+
+    ``Model.save`` builds a query, compiles it and goes through the save machinery on every
+    call; on the move path that cost 0.2-0.3 ms of CPU a statement (a move appends a row, saves
+    the match and writes a feed entry), against 0.1 ms to send it and read the answer. These do
+    what ``save`` does for a model with no signal receivers and no ``save`` of its own that
+    matters here: each field's ``pre_save`` (``auto_now``, ``auto_now_add``), then its
+    ``get_db_prep_save`` (JSON, dates) for the driver, on the model's write database.
+    """
+
+    def __init__(self, model: type[Model]) -> None:
+        self._model = model
+        self._inserts: dict[tuple[str, ...], _Sql] = {}
+        self._updates: dict[tuple[str, ...], _Sql] = {}
+
+    def insert(self, instance: M, fields: tuple[str, ...]) -> M:
+        """Insert ``instance`` with ``fields`` (the rest take their database defaults) and
+        set its primary key; the instance is then saved, as after ``Model.save``."""
+        alias = router.db_for_write(self._model, instance=instance)
+        connection = connections[alias]
+        sql, columns = self._inserts.get(fields) or self._insert_sql(fields, connection)
+        values = [field.get_db_prep_save(field.pre_save(instance, True), connection)
+                  for field in columns]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            (pk,) = cursor.fetchone()
+        instance.pk = pk
+        instance._state.adding = False
+        instance._state.db = alias
+        return instance
+
+    def insert_many(self, instances: list[M], fields: tuple[str, ...]) -> list[M]:
+        """Insert ``instances`` in one statement (as ``insert`` does each); their primary keys
+        are set in order."""
+        if len(instances) == 1:
+            return [self.insert(instances[0], fields)]
+        if not instances:
+            return []
+        alias = router.db_for_write(self._model, instance=instances[0])
+        connection = connections[alias]
+        sql, columns = self._inserts.get(fields) or self._insert_sql(fields, connection)
+        head, _, tail = sql.partition(" VALUES ")
+        row, _, returning = tail.partition(" RETURNING ")
+        values = [field.get_db_prep_save(field.pre_save(instance, True), connection)
+                  for instance in instances for field in columns]
+        with connection.cursor() as cursor:
+            cursor.execute(f"{head} VALUES {', '.join([row] * len(instances))} "
+                           f"RETURNING {returning}", values)
+            keys = cursor.fetchall()
+        for instance, (pk,) in zip(instances, keys, strict=True):
+            instance.pk = pk
+            instance._state.adding = False
+            instance._state.db = alias
+        return instances
+
+    def update(self, instance: Model, fields: tuple[str, ...]) -> None:
+        """Write ``fields`` of the saved ``instance`` to its row, as ``save(update_fields=...)``
+        does (a row that is gone raises ``DatabaseError``)."""
+        alias = instance._state.db or router.db_for_write(self._model, instance=instance)
+        connection = connections[alias]
+        sql, columns = self._updates.get(fields) or self._update_sql(fields, connection)
+        values = [field.get_db_prep_save(field.pre_save(instance, False), connection)
+                  for field in columns]
+        values.append(self._model._meta.pk.get_db_prep_value(instance.pk, connection))
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            if cursor.rowcount != 1:
+                raise DatabaseError("Save with update_fields did not affect any rows.")
+
+    def _columns(self, fields: tuple[str, ...]) -> list[Field[Any, Any]]:
+        columns = []
+        for name in fields:
+            field = self._model._meta.get_field(name)
+            if not isinstance(field, Field) or not field.concrete:
+                raise ValueError(f"{name} is not a column of {self._model.__name__}.")
+            columns.append(field)
+        return columns
+
+    def _insert_sql(self, fields: tuple[str, ...], connection: Any) -> _Sql:
+        meta, columns = self._model._meta, self._columns(fields)
+        quote = connection.ops.quote_name
+        sql = (f"INSERT INTO {quote(meta.db_table)} "
+               f"({', '.join(quote(field.column) for field in columns)}) "
+               f"VALUES ({', '.join(['%s'] * len(columns))}) "
+               f"RETURNING {quote(meta.pk.column)}")
+        self._inserts[fields] = (sql, columns)
+        return sql, columns
+
+    def _update_sql(self, fields: tuple[str, ...], connection: Any) -> _Sql:
+        meta, columns = self._model._meta, self._columns(fields)
+        quote = connection.ops.quote_name
+        sql = (f"UPDATE {quote(meta.db_table)} "
+               f"SET {', '.join(f'{quote(field.column)} = %s' for field in columns)} "
+               f"WHERE {quote(meta.pk.column)} = %s")
+        self._updates[fields] = (sql, columns)
+        return sql, columns

@@ -16,6 +16,7 @@ ENGINE_ERROR_STATUS = {
     "plan_unreachable": status.HTTP_422_UNPROCESSABLE_ENTITY,
     "plans_unavailable": status.HTTP_409_CONFLICT,
     "plan_not_waiting": status.HTTP_409_CONFLICT,
+    "plan_not_your_turn": status.HTTP_409_CONFLICT,
     "plan_stale": status.HTTP_409_CONFLICT,
 }
 

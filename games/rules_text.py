@@ -82,7 +82,9 @@ _BY_CODE: dict[str, tuple[Any, Any]] = {
     "plan_unreachable": (gettext_lazy("The plan cannot go on after this reply."), None),
     "plans_unavailable": (gettext_lazy("Plans do not apply to this match."), None),
     "plan_not_waiting": (
-        gettext_lazy("A plan is saved while you wait for the other player."), None),
+        gettext_lazy("During your turn a plan starts with your own move."), None),
+    "plan_not_your_turn": (
+        gettext_lazy("A plan that starts with your own move is saved during your turn."), None),
     "plan_stale": (gettext_lazy("The match has moved on since this plan was made."), None),
 }
 

@@ -263,7 +263,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.11.0",
+    "VERSION": "2.12.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -271,15 +271,18 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Choice sets whose field name another component's also has: each keeps a name of its own.
+    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
+                            "ReportStatusEnum": ["open", "dismissed", "acted"],
+                            "StatusEnum": ["open", "active", "finished", "aborted"],
+                            "TournamentStatusEnum": ["entry", "running", "finished",
+                                                     "cancelled"],
+                            "DataExportStatusEnum": "accounts.models.DataExport.Status"},
     # Each error response lists its codes; the default hook (enum components) still runs.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.api.error_codes_hook",
                              "games.api.schemas.game_types_hook"],
     # Enums that share a field name with another's get names of their own.
-    "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
-                            "ReportStatusEnum": ["open", "dismissed", "acted"],
-                            "StatusEnum": ["open", "active", "finished", "aborted"],
-                            "DataExportStatusEnum": "accounts.models.DataExport.Status"},
 }
 
 # Throttle counters live in the cache: set CACHE_URL (e.g. redis://...) when several processes

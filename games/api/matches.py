@@ -206,9 +206,10 @@ class MoveInputSerializer(StrictSerializer):
         "The version the move was chosen against; a mismatch answers 409 stale_version."))
     plan = serializers.JSONField(required=False, allow_null=True, help_text=(
         "POST .../moves only (a dry run refuses it): the mover's plan from the position right "
-        "after the move (docs/plans.md), saved with it atomically: a plan refused answers its "
-        "coded error and the move is not recorded either; an empty list only leaves the mover "
-        "without a plan, as any move does."))
+        "after the move (docs/plans.md; openings if the mover is still to act there), saved "
+        "with it atomically: a plan refused answers its coded error and the move is not "
+        "recorded either; an empty list deletes the mover's plan. Without `plan`, the move "
+        "keeps of the mover's plan only the openings that start with it."))
 
 
 IDEMPOTENCY_HEADER = OpenApiParameter(

@@ -21,7 +21,8 @@ PLAN_TEXT = (
 
 class PlanInputSerializer(StrictSerializer):
     plan = serializers.JSONField(help_text=(
-        "The plan's branches; an empty list deletes the plan."))
+        "The plan's branches, or during the caller's own turn its openings; an empty list "
+        "deletes the plan."))
     expected_version = serializers.IntegerField(min_value=0, help_text=(
         "The match's version the plan was made for; another answers 409 plan_stale."))
 
@@ -40,13 +41,17 @@ class MatchPlanApi(APIView):
         operation_id="matches_plan_save", request=PlanInputSerializer,
         description=(
             "Save the caller's plan in place of any they held, checked in the match's current "
-            "position: only while they wait for the other seat's move (409 plan_not_waiting "
-            "while it is their own turn: send the plan with the move instead, POST "
-            ".../moves), from the current version (409 plan_stale), in a match that allows "
-            "plans (409 plans_unavailable). Every key must be a move the other seat could "
-            "make and every reply legal where it would be played (422 plan_illegal_key, "
-            "plan_illegal_reply, plan_unreachable, with `extra.path`); limits answer 400 "
-            "plan_too_large, a wrong shape 400 plan_malformed. An empty plan deletes it."),
+            "position, from the current version (409 plan_stale), in a match that allows "
+            "plans (409 plans_unavailable). While the caller waits for the other seat's move "
+            "the plan is branches (`on`); during their own turn it is openings (`mine`: their "
+            "own next moves, then the branches), which their move by hand prunes to the "
+            "lines that start with it (409 plan_not_waiting for branches during their turn, "
+            "plan_not_your_turn for openings while they wait). Every key must be a move the "
+            "other seat could make and every move of the caller legal where it would be "
+            "played (422 plan_illegal_key, plan_illegal_reply, plan_unreachable, with "
+            "`extra.path`; an opening takes no move that turns up something hidden); limits "
+            "answer 400 plan_too_large, a wrong shape 400 plan_malformed. An empty plan "
+            "deletes it."),
         responses={200: schemas.PlanAnswerSerializer, **error_responses(400, 404, 409, 422)})
     def put(self, request, match_id):
         data = PlanInputSerializer(data=request.data)

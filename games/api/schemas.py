@@ -279,7 +279,8 @@ def _requests_by_game(typed: list[GameSpec], moves: list[str],
     if "move" in move_input:
         move_input["move"] = {**_any_of(moves), "description": (
             "A move of the match's game, e.g. {\"take\": [[0, 0]]} (Nibble).")}
-    plans = {"type": "array", "items": component_ref("PlanBranch")}
+    plans = {"type": "array", "items": {"oneOf": [component_ref("PlanBranch"),
+                                                  component_ref("PlanOpening")]}}
     for shape, field in (("MoveInputRequest", "plan"), ("PlanInputRequest", "plan"),
                          ("PlanAnswer", "plan")):
         props = components.get(shape, {}).get("properties", {})
@@ -306,6 +307,22 @@ def _plan_branch(moves: list[str]) -> dict[str, Any]:
                 "The branches that follow the reply.")}},
         "description": "A branch of a plan: the other seat's move (`on`), the planner's "
                        "reply, and the branches after it (docs/plans.md)."}
+
+
+def _plan_opening(moves: list[str]) -> dict[str, Any]:
+    """The schema of one opening of a plan made during the planner's own turn."""
+    return {
+        "type": "object", "required": ["mine"], "additionalProperties": False,
+        "properties": {
+            "mine": {"type": "array", "minItems": 1, "items": _any_of(moves), "description": (
+                "The planner's own next moves, to make by hand in order (none that turns up "
+                "something hidden, such as a Nimble flip).")},
+            "then": {"type": "array", "items": component_ref("PlanBranch"), "description": (
+                "The branches that follow once these moves are made and the planner waits.")}},
+        "description": "An opening of a plan saved during the planner's own turn: its own "
+                       "next moves, then the branches; a move by hand keeps the openings that "
+                       "start with it (docs/plans.md). A plan's root holds branches or "
+                       "openings, never both."}
 
 
 def _move_log_note() -> dict[str, Any]:
@@ -349,6 +366,7 @@ def game_types_hook(result: dict[str, Any], generator: Any, request: Any,
         "An event of the match's game (its `type` tells the events of one game apart).")}
     components["MoveLogNote"] = _move_log_note()
     components["PlanBranch"] = _plan_branch(names["Move"])
+    components["PlanOpening"] = _plan_opening(names["Move"])
     components["MatchCalledOff"] = {
         "type": "object", "required": ["reason"], "additionalProperties": False,
         "properties": {"reason": {"type": "string", "enum": ["aborted", "timeout"]}},

@@ -9,6 +9,14 @@ the branches that follow (``then``). The JSON form is a list of branches::
 
 A *line* is a path from the root to a leaf; its moves are the keys and replies along it.
 
+During the planner's own turn the lines start with its own next moves instead: the root is a
+list of *openings* (:class:`Opening`), each the planner's moves still to make by hand
+(``mine``, at least one), then the branches that follow once it waits, as above::
+
+    [{"mine": [<move>, ...], "then": [<branch>, ...]}, ...]
+
+A root is made of branches or of openings, never both; only the root may hold openings.
+
 What a tree means
 -----------------
 
@@ -31,24 +39,32 @@ What a tree means
   did not cover (:class:`NotCovered`). A reply the engine refuses in the real position (only a
   hidden card can make that happen) drops the plan without playing any of it
   (:class:`ReplyRefused`); it never blocks the match.
-- A move the planner makes by hand clears its plan (:class:`HandMove`). A plan is only
-  accepted, and only kept, while the planner waits: a branch after which the planner may act
-  has no ``then``, so the plan is spent by the time the planner could move by hand, and unlike
-  lichess's forecasts no line ever holds a move for the planner to make by hand. The plan's own
-  replies are played through :func:`plan_after`'s :class:`Reply` and are not hand moves.
+- A plan made while the planner waits holds no move for it to make by hand: a branch after
+  which the planner may act has no ``then``, so the plan is spent by the time the planner could
+  move by hand. A plan made during the planner's own turn (openings) is the other way round:
+  the planner's moves by hand advance it. A move by hand keeps the openings whose ``mine``
+  starts with that move, that move taken off (:class:`HandMove`); an opening whose moves are
+  all made becomes its ``then``, the plan of a planner that waits. Any other move by hand
+  clears the plan. The plan's own replies are played through :func:`plan_after`'s
+  :class:`Reply` and are not hand moves.
+- No opening holds a move that reveals something (a Nimble flip): the position after it is not
+  known, so nothing of the line could be checked, and a line that ends with it would plan
+  nothing.
 
 Saving a plan (:func:`plan_checked`)
 ------------------------------------
 
 Every key must be a move the other seat could make, as the planner could see it, and every
-reply must be legal in the position it would be played in. Both are decided from the planner's
-information set only (its view now and the events it was shown): for each key the engine builds
-a position the planner cannot tell from the real one in which the other seat's move shows that
-key (:meth:`~games.kit.protocol.Engine.plan_candidate`), and refuses a key the planner can
-already rule out. Accepting or refusing a plan therefore reveals nothing of what the planner may
-not know. Limits: at most :data:`MAX_LINES` lines of at most :data:`MAX_LINE_MOVES` moves, and
-at most :data:`MAX_NODES` branches and reply moves in all; a key or a move's JSON is at most
-:data:`MAX_ITEM_CHARS` characters. Saving no branches deletes the plan. The service refuses a
+reply must be legal in the position it would be played in; an opening's moves must be legal
+now and in turn, and its branches are checked in the position after them. Both are decided
+from the planner's information set only (its view now and the events it was shown): for each
+key the engine builds a position the planner cannot tell from the real one in which the other
+seat's move shows that key (:meth:`~games.kit.protocol.Engine.plan_candidate`), and refuses a
+key the planner can already rule out. Accepting or refusing a plan therefore reveals nothing of
+what the planner may not know. Limits: at most :data:`MAX_LINES` lines of at most
+:data:`MAX_LINE_MOVES` moves, and at most :data:`MAX_NODES` branches, openings and their moves
+in all; a key or a move's JSON is at most :data:`MAX_ITEM_CHARS` characters. Saving no branches
+deletes the plan. The service refuses a
 plan made for another version of the match (:class:`PlanStale`).
 """
 
@@ -112,7 +128,8 @@ class PlanIllegalKey(PlanError):
 
 
 class PlanIllegalReply(PlanError):
-    """A reply move is not legal where it would be played (`extra.cause`, `extra.rule`).
+    """A move of the planner (a reply, or an opening's own move) is not legal where it would
+    be played (`extra.cause`, `extra.rule`).
 
     The engine refuses it in the position it would be played in, or it is placed after a move
     that reveals something; ``extra["cause"]`` is the engine's error code (or
@@ -124,7 +141,8 @@ class PlanIllegalReply(PlanError):
 class PlanUnreachable(PlanError):
     """Branches follow a point where the plan cannot go on (`extra.reason`).
 
-    ``extra["reason"]`` is ``match_over``, ``planner_to_act`` or ``revealed``."""
+    ``extra["reason"]`` is ``match_over``, ``planner_to_act`` or ``revealed`` (also: an
+    opening holds a move that turns up something hidden)."""
 
     code = "plan_unreachable"
 
@@ -139,9 +157,15 @@ class PlansUnavailable(PlanError):
 
 
 class PlanNotWaiting(PlanError):
-    """A plan is saved only while the planner waits for the other seat's move."""
+    """A plan of branches is saved only while the planner waits for the other seat's move."""
 
     code = "plan_not_waiting"
+
+
+class PlanNotYourTurn(PlanError):
+    """A plan of openings is saved only during the planner's own turn."""
+
+    code = "plan_not_your_turn"
 
 
 class PlanStale(PlanError):
@@ -165,14 +189,37 @@ class Branch:
     then: tuple[Branch, ...] = ()
 
 
+@dataclass(frozen=True)
+class Opening:
+    """A line begun during the planner's own turn: its moves still to make by hand (``mine``,
+    as JSON, at least one), then the branches that follow once it waits."""
+
+    mine: tuple[Any, ...]
+    then: tuple[Branch, ...] = ()
+
+
+# A plan of a planner that waits: the other seat's possible moves, each with the reply.
 Plan = tuple[Branch, ...]
+# A plan of a planner whose turn it is: its own next moves, each line with what follows.
+Openings = tuple[Opening, ...]
+AnyPlan = Plan | Openings
 
 
-def parse_plan(data: Any) -> Plan:
+def is_opening(plan: AnyPlan) -> bool:
+    """Whether ``plan`` is made of openings (a plan for the planner's own turn)."""
+    return bool(plan) and isinstance(plan[0], Opening)
+
+
+def parse_plan(data: Any) -> AnyPlan:
     """The plan a JSON value describes, its shape and limits checked (not its moves: see
     :func:`plan_checked`). Raises :class:`PlanMalformed` or :class:`PlanTooLarge`."""
     budget = [MAX_NODES]
-    plan = _parse_level(data, (), 0, budget)
+    plan: AnyPlan
+    if isinstance(data, list) and any(isinstance(item, Mapping) and "mine" in item
+                                      for item in data):
+        plan = tuple(_parse_opening(item, (i,), budget) for i, item in enumerate(data))
+    else:
+        plan = _parse_level(data, (), 0, budget)
     if count_lines(plan) > MAX_LINES:
         raise PlanTooLarge("The plan has too many lines.", path=[], limit="lines",
                            maximum=MAX_LINES)
@@ -207,6 +254,26 @@ def _parse_branch(data: Any, path: Path, moves_above: int, budget: list[int]) ->
     return Branch(on, replies, then)
 
 
+def _parse_opening(data: Any, path: Path, budget: list[int]) -> Opening:
+    if not isinstance(data, Mapping):
+        raise PlanMalformed("A branch is a JSON object.", path=list(path))
+    unknown = sorted(set(data) - {"mine", "then"})
+    if unknown or "mine" not in data:
+        raise PlanMalformed("An opening has a \"mine\" and may have a \"then\".",
+                            path=list(path), field=unknown[0] if unknown else "mine")
+    mine = data["mine"]
+    if not isinstance(mine, list) or not mine:
+        raise PlanMalformed("An opening's \"mine\" is a list of one move or more.",
+                            path=[*path, "mine"])
+    _spend(budget, 1 + len(mine), path)
+    if len(mine) > MAX_LINE_MOVES:
+        raise PlanTooLarge("A line of the plan has too many moves.", path=list(path),
+                           limit="line_moves", maximum=MAX_LINE_MOVES)
+    moves = tuple(_item(move, (*path, "mine", j)) for j, move in enumerate(mine))
+    then = _parse_level(data.get("then", []), (*path, "then"), len(mine), budget)
+    return Opening(moves, then)
+
+
 def _spend(budget: list[int], nodes: int, path: Path) -> None:
     budget[0] -= nodes
     if budget[0] < 0:
@@ -226,25 +293,33 @@ def _item(value: Any, path: Path) -> Any:
     return json.loads(text)
 
 
-def dump_plan(plan: Plan) -> list[JSON]:
+def dump_plan(plan: AnyPlan) -> list[JSON]:
     """The JSON form of a plan (every field written)."""
-    return [{"on": branch.on, "reply": list(branch.reply), "then": dump_plan(branch.then)}
-            for branch in plan]
+    return [{"mine": list(node.mine), "then": dump_plan(node.then)}
+            if isinstance(node, Opening) else
+            {"on": node.on, "reply": list(node.reply), "then": dump_plan(node.then)}
+            for node in plan]
 
 
-def count_lines(plan: Plan) -> int:
+def _own_moves(node: Branch | Opening) -> int:
+    """The moves a branch (its key and reply) or an opening (its moves) adds to its line."""
+    return len(node.mine) if isinstance(node, Opening) else 1 + len(node.reply)
+
+
+def count_lines(plan: AnyPlan) -> int:
     """The lines of a plan: its leaves (an empty plan has none)."""
-    return sum(count_lines(branch.then) if branch.then else 1 for branch in plan)
+    return sum(count_lines(node.then) if node.then else 1 for node in plan)
 
 
-def count_nodes(plan: Plan) -> int:
-    """Branches and reply moves, in all."""
-    return sum(1 + len(branch.reply) + count_nodes(branch.then) for branch in plan)
+def count_nodes(plan: AnyPlan) -> int:
+    """Branches, openings and their moves (reply or own), in all."""
+    return sum((1 + len(node.mine) if isinstance(node, Opening) else 1 + len(node.reply))
+               + count_nodes(node.then) for node in plan)
 
 
-def line_moves(plan: Plan) -> int:
-    """The moves (keys and replies) of the plan's longest line."""
-    return max((1 + len(branch.reply) + line_moves(branch.then) for branch in plan), default=0)
+def line_moves(plan: AnyPlan) -> int:
+    """The moves (keys, replies, own moves) of the plan's longest line."""
+    return max((_own_moves(node) + line_moves(node.then) for node in plan), default=0)
 
 
 def same_key(a: Any, b: Any) -> bool:
@@ -274,20 +349,82 @@ def waited_for(engine: AnyEngine, state: State, planner: Seat) -> Seat | None:
     return other
 
 
-def plan_checked(engine: AnyEngine, state: State, planner: Seat, plan: Plan, *,
-                 history: Sequence[JSON]) -> Plan:
+def plays_now(engine: AnyEngine, state: State, planner: Seat) -> bool:
+    """Whether it is the planner's own turn, and nobody else's: its plan is then openings."""
+    return engine.must_act(state) == frozenset((planner,)) and planner in engine.actors(state)
+
+
+def plan_checked(engine: AnyEngine, state: State, planner: Seat, plan: AnyPlan, *,
+                 history: Sequence[JSON]) -> AnyPlan:
     """The plan as the server keeps it, every key and move in the engine's own form, once
-    every key is one the other seat could make and every reply is legal where it would be
-    played, as far as the planner can tell (``history``: the events it was shown, in order).
+    every key is one the other seat could make and every move of the planner is legal where
+    it would be played, as far as the planner can tell (``history``: the events it was shown,
+    in order). Branches are for a planner that waits, openings for one whose turn it is.
     Raises a :class:`PlanError`; an empty plan is accepted as it is (it deletes the plan)."""
     if not plans_allowed(engine, state, planner):
         raise PlansUnavailable("Plans do not apply to this match.", path=[])
     if not plan:
         return ()
+    if is_opening(plan):
+        if not plays_now(engine, state, planner):
+            raise PlanNotYourTurn("A plan that starts with your own move is saved during "
+                                  "your turn.", path=[])
+        return _checked_openings(engine, state, planner, list(history), plan)
     other = waited_for(engine, state, planner)
     if other is None:
-        raise PlanNotWaiting("A plan is saved while you wait for the other player.", path=[])
-    return _checked_level(_Check(engine, planner, other), state, list(history), plan, ())
+        raise PlanNotWaiting("During your turn a plan starts with your own move.", path=[])
+    return _checked_level(_Check(engine, planner, other), state, list(history),
+                          _branches(plan), ())
+
+
+def _branches(plan: AnyPlan) -> Plan:
+    """The branches of a plan that is not made of openings."""
+    return tuple(node for node in plan if isinstance(node, Branch))
+
+
+def _checked_openings(engine: AnyEngine, state: State, planner: Seat, history: list[JSON],
+                      plan: AnyPlan) -> Openings:
+    checked: list[Opening] = []
+    for i, node in enumerate(plan):
+        if not isinstance(node, Opening):
+            raise PlanMalformed("A plan's root holds branches or openings, not both.",
+                                path=[i], field="mine")
+        done = _checked_opening(engine, state, planner, list(history), node, (i,))
+        if any(same_key(done.mine, sibling.mine) for sibling in checked):
+            raise PlanMalformed("Two openings of the plan have the same moves.",
+                                path=[i, "mine"])
+        checked.append(done)
+    return tuple(checked)
+
+
+def _checked_opening(engine: AnyEngine, state: State, planner: Seat, history: list[JSON],
+                     opening: Opening, path: Path) -> Opening:
+    """The opening in the engine's form: each of its moves legal in turn and revealing
+    nothing, then its branches checked where the planner waits after them."""
+    dumped: list[Any] = []
+    for j, data in enumerate(opening.mine):
+        where = [*path, "mine", j]
+        try:
+            move = engine.parse_move(data)
+            transition = apply_checked(engine, state, planner, move)
+        except EngineError as error:
+            raise _refused(error, where) from None
+        if engine.move_reveals(state, planner, move):
+            raise PlanUnreachable("A plan cannot start with a move that turns up something "
+                                  "hidden.", path=where, reason="revealed")
+        dumped.append(engine.dump_move(move))
+        history.extend(events_for(transition.events, planner))
+        state = transition.state
+    then: Plan = ()
+    if opening.then:
+        other = waited_for(engine, state, planner)
+        if other is None:
+            reason = "match_over" if engine.outcome(state) is not None else "planner_to_act"
+            raise PlanUnreachable("The plan cannot go on after these moves.",
+                                  path=[*path, "then"], reason=reason)
+        then = _checked_level(_Check(engine, planner, other), state, history, opening.then,
+                              (*path, "then"))
+    return Opening(tuple(dumped), then)
 
 
 @dataclass(frozen=True)
@@ -406,22 +543,26 @@ class ReplyRefused:
 
 @dataclass(frozen=True)
 class HandMove:
-    """The planner moved by hand: the plan is cleared."""
+    """The planner moved by hand: the plan becomes ``then``, the openings that started with
+    that move, pruned (or the branches of the one whose moves are all made); empty: the plan
+    is cleared."""
+
+    then: AnyPlan = ()
 
 
 PlanStep = Reply | NotCovered | ReplyRefused | HandMove
 
 
 def plan_after(engine: AnyEngine, state_before: State, mover: Seat, move: Any,
-               transition: Transition[Any], planner: Seat, plan: Plan) -> PlanStep:
+               transition: Transition[Any], planner: Seat, plan: AnyPlan) -> PlanStep:
     """What the planner's plan does once ``mover`` has played ``move`` in ``state_before``
-    with the result ``transition``: the reply to play and the pruned plan, or why the plan
-    ends. The whole reply is tried in the real position first, so a refused reply plays
-    nothing."""
+    with the result ``transition``: the reply to play and the pruned plan, what is left after
+    the planner's own move, or why the plan ends. The whole reply is tried in the real
+    position first, so a refused reply plays nothing."""
     if mover == planner:
-        return HandMove()
+        return HandMove(openings_after(plan, engine.dump_move(move)))
     key = engine.plan_key(state_before, mover, move, transition, planner)
-    branch = next((b for b in plan if same_key(b.on, key)), None)
+    branch = next((b for b in _branches(plan) if same_key(b.on, key)), None)
     if branch is None:
         return NotCovered(key)
     state = transition.state
@@ -431,3 +572,19 @@ def plan_after(engine: AnyEngine, state_before: State, mover: Seat, move: Any,
         except EngineError as error:
             return ReplyRefused(key, index, error)
     return Reply(key, branch.reply, branch.then)
+
+
+def openings_after(plan: AnyPlan, move: JSON) -> AnyPlan:
+    """What is left of ``plan`` once the planner has made ``move`` (in the engine's form) by
+    hand: the openings that start with it, that move taken off; the branches of an opening
+    whose moves are now all made; nothing for a plan of branches or a move no opening has."""
+    left: list[Opening] = []
+    for node in plan:
+        if not isinstance(node, Opening) or not same_key(node.mine[0], move):
+            continue
+        if len(node.mine) == 1:
+            if node.then:
+                return node.then
+            continue
+        left.append(Opening(node.mine[1:], node.then))
+    return tuple(left)

@@ -176,7 +176,8 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
                        path=path if match else page, match=match,
                        tag=f"{kind}:{match or entry.get('id')}")
     if kind in (Kind.PLAN_NOT_COVERED, Kind.PLAN_DROPPED, Kind.CHAT):
-        title, body = _chat_words(game, data) if kind == Kind.CHAT else _plan_words(kind, game)
+        title, body = (_chat_words(game, data) if kind == Kind.CHAT
+                       else _plan_words(kind, game))
         return Message(kind=str(kind), title=title, body=body, path=path, match=match,
                        tag=f"{kind}:{match or entry.get('id')}")
     if kind == Kind.YOUR_TURN:
@@ -212,6 +213,14 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
                    tag=f"{kind}:{match or entry.get('id')}")
 
 
+def _chat_words(game: str, data: Mapping[str, Any]) -> tuple[str, str]:
+    """Who wrote, never what: the line is read in the match, where its rules apply."""
+    by = data.get("by")
+    title = (_("%(game)s: %(player)s wrote in the chat") % {"game": game, "player": by}
+             if by else _("%(game)s: a new line in the chat") % {"game": game})
+    return title, _("Open the match to read it.")
+
+
 # The web client's page with the vacation switch, and the account's page (password, closing,
 # data exports): where the notices about the player's own vacation and data lead.
 VACATION_PATH = "/notifications"
@@ -226,15 +235,6 @@ def _export_words(data: Mapping[str, Any]) -> tuple[str, str]:
     return (_("Your Boardpost data is ready"),
             _("Download it from your account page before %(when)s.") % {"when": when}
             if when else _("Download it from your account page."))
-
-
-def _chat_words(game: str, data: Mapping[str, Any]) -> tuple[str, str]:
-    """Who wrote in a match's chat, never what: the line is read in the match, where its rules
-    apply."""
-    by = data.get("by")
-    return (_("%(game)s: %(player)s wrote in the chat") % {"game": game, "player": by}
-            if by else _("%(game)s: a new line in the chat") % {"game": game},
-            _("Open the match to read it."))
 
 
 def _vacation_words(kind: str, data: Mapping[str, Any]) -> tuple[str, str]:

@@ -215,7 +215,8 @@ class PlanAnswer(TypedDict):
     """The caller's plan for a match (conditional moves), shown to its owner alone."""
 
     plan: Annotated[list[dict[str, Any]], Doc(
-        "The plan's branches, every field written (empty: no plan).")]
+        "The plan's branches, or its openings when it was saved for the caller's own turn, "
+        "every field written (empty: no plan).")]
     plan_version: Annotated[int | None, Doc(
         "The match's version the plan was saved at, or of the move whose branch it last took; "
         "null without a plan.")]

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
+from config.prepared import Statements
 from games import movelog
 from games.clocks.clock import Clocks
 from games.exceptions import MatchNotStarted
@@ -40,7 +41,19 @@ from games.services.clocks import (
 from games.services.locking import LockedMatch, lock_held
 from games.services.match_end import MatchEnd, match_ended
 from games.services.notifications import match_changed, notify, wake_after_commit
-from games.services.plans import plan_store, plans_available, plans_clear
+from games.services.plans import plan_advance, plan_store, plans_available, plans_clear
+
+# The log's rows and the match's are written by SQL kept per process (config.prepared): the
+# ORM's save would build and compile the same statement on every move.
+_MOVE_ROWS = Statements(Move)
+_MATCH_ROWS = Statements(Match)
+_MOVE_FIELDS = ("match", "seq", "kind", "seat", "user", "payload", "events", "by_plan",
+                "created_at")
+
+
+def _save(match: Match, *fields: str) -> None:
+    """Write ``fields`` of the locked match (and its ``updated_at``) to its row."""
+    _MATCH_ROWS.update(match, (*fields, "updated_at"))
 
 
 def _require_lock(locked: LockedMatch) -> None:
@@ -53,12 +66,14 @@ def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
     """Parse a seat's move, check it against the current state and record it; the engine's
     coded errors (malformed, not your turn, illegal) leave the match untouched.
 
-    A move by hand (``chain`` 0) deletes the seat's plan; ``plan``, if given with branches,
-    is then checked and kept as the seat's new plan in the position right after the move (a
-    refusal raises its coded error, and the caller's transaction records nothing); a move that
-    turns up something hidden takes no plan (``plan_unreachable``, reason ``revealed``). Then the
-    other seats' plans answer the move (``games.services.plan_replies``); ``chain`` counts the
-    moves played by plan in a row up to this one, which is marked ``by_plan`` when above 0."""
+    A move by hand (``chain`` 0) prunes the seat's plan to the lines made during its turn that
+    start with this move, and deletes it when none does; ``plan``, if given, replaces it: with
+    branches, it is checked and kept as the seat's new plan in the position right after the
+    move (a refusal raises its coded error, and the caller's transaction records nothing), and
+    empty, it only deletes the plan; a move that turns up something hidden takes no plan
+    (``plan_unreachable``, reason ``revealed``). Then the other seats' plans answer the move
+    (``games.services.plan_replies``); ``chain`` counts the moves played by plan in a row up to
+    this one, which is marked ``by_plan`` when above 0."""
     _require_lock(locked)
     engine = locked.engine
     before = locked.state
@@ -72,11 +87,12 @@ def play(*, locked: LockedMatch, seat: int, user: User | None, payload: Any,
     played = plan_replies.Played(seat=seat, move=move, before=before, transition=transition,
                                  chain=chain, play=play)
     steps = plan_replies.plan_steps(locked, played)
+    left = plan_replies.hand_move_left(steps, played)
     recorded = record(locked=locked, kind=Move.Kind.MOVE, seat=seat, user=user,
                       payload=engine.dump_move(move), transition=transition,
                       by_plan=chain > 0, quiet=plan_replies.replying(steps, played))
     if chain == 0:
-        plans_clear(locked, [seat])
+        plan_advance(locked, seat, left if plan is None else [])
     if plan is not None and plan != []:
         plans_available(locked)
         plan_store(locked, seat, plan)
@@ -109,8 +125,7 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
     # When the set of seats the match waits for grows, a new turn has begun for all of them
     # (in a simultaneous draft the last to place is among them again): each is told.
     newly_to_act = set(match.actors) - quiet if set(match.actors) - previous_actors else set()
-    match.save(update_fields=["version", "state", "actors", *CLOCK_FIELDS, "work_due_at",
-                              "updated_at"])
+    _save(match, "version", "state", "actors", *CLOCK_FIELDS, "work_due_at")
     wake: set[str] = set()
     _notify_turns(locked, newly_to_act, wake)
     match_changed(match, wake)
@@ -154,7 +169,7 @@ def clocks_record(*, locked: LockedMatch, clocks: Clocks, payload: dict[str, Any
         match.deadline = clocks_deadline(locked)
     work = due.work_of(match, locked.seats, locked.engine, locked.state)
     due.mark(match, work)
-    match.save(update_fields=["version", *CLOCK_FIELDS, "work_due_at", "updated_at"])
+    _save(match, "version", *CLOCK_FIELDS, "work_due_at")
     match_changed(match)
     _schedule_follow_ups(match, work)
     return move
@@ -173,8 +188,7 @@ def _finish(locked: LockedMatch, outcome: Outcome, fields: list[str]) -> None:
     match.outcome = outcome.as_dict()
     work = due.work_of(match, locked.seats, locked.engine, locked.state)
     due.mark(match, work)
-    match.save(update_fields=[*fields, *CLOCK_FIELDS, "status", "finished_at", "outcome",
-                              "work_due_at", "updated_at"])
+    _save(match, *fields, *CLOCK_FIELDS, "status", "finished_at", "outcome", "work_due_at")
     _record_results(locked.seats, outcome.ranks, outcome.scores)
     match_ended(MatchEnd(locked=locked))
     wake: set[str] = set()
@@ -208,8 +222,8 @@ def start(*, locked: LockedMatch, state: Any) -> None:
             seat.bot_tick_at = match.started_at
         Seat.objects.bulk_update(race_seats, ["bot_tick_at"])
     due.mark(match, work, match.started_at)
-    match.save(update_fields=["status", "started_at", "state", "actors", *CLOCK_FIELDS,
-                              "work_due_at", "version", "updated_at"])
+    _save(match, "status", "started_at", "state", "actors", *CLOCK_FIELDS, "work_due_at",
+          "version")
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_STARTED, match=match,
            game=match.game)
     _notify_turns(locked, set(match.actors))
@@ -231,8 +245,7 @@ def abort(*, locked: LockedMatch, reason: str, late: frozenset[int] = frozenset(
     clocks_stop(locked, now=match.finished_at)
     match.outcome = {"reason": reason}
     match.work_due_at = None
-    match.save(update_fields=["status", "finished_at", "actors", *CLOCK_FIELDS, "outcome",
-                              "work_due_at", "updated_at"])
+    _save(match, "status", "finished_at", "actors", *CLOCK_FIELDS, "outcome", "work_due_at")
     match_ended(MatchEnd(locked=locked, late=late))
     notify(user_ids=human_ids(locked.seats), type=UserEvent.Type.MATCH_ABORTED, match=match,
            game=match.game, reason=reason)
@@ -247,8 +260,9 @@ def _append(match: Match, *, payload: dict[str, Any], events: list[Any] | None =
     match.version += 1
     # The row lock and the version check make a duplicate seq impossible; the unique
     # constraint on (match, seq) is the last line of defence.
-    return Move.objects.create(match=match, seq=match.version, kind=kind, seat=seat, user=user,
-                               payload=payload, events=events or [], by_plan=by_plan)
+    return _MOVE_ROWS.insert(Move(match=match, seq=match.version, kind=kind, seat=seat,
+                                  user=user, payload=payload, events=events or [],
+                                  by_plan=by_plan), _MOVE_FIELDS)
 
 
 def human_ids(seats: Iterable[Seat]) -> list[int]:

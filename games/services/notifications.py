@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
+from config.prepared import Statements
 from games.live.hub import match_channel, publish, user_channel
 from games.models import Match, UserEvent
 from games.services.scheduling import notify_after_commit
@@ -29,6 +30,10 @@ NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SO
                             UserEvent.Type.TOURNAMENT_WITHDRAWN,
                             UserEvent.Type.TOURNAMENT_FINISHED})
 
+# Feed entries are written by SQL kept per process (config.prepared): one comes with most moves.
+_ENTRY_ROWS = Statements(UserEvent)
+_ENTRY_FIELDS = ("user", "type", "match", "data", "created_at")
+
 
 def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
            wake: set[str] | None = None, reachable: bool | None = None, **data: Any) -> None:
@@ -44,9 +49,9 @@ def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
     ids = sorted(set(user_ids))
     if not ids:
         return
-    created = UserEvent.objects.bulk_create([
+    created = _ENTRY_ROWS.insert_many([
         UserEvent(user_id=user_id, type=type, match=match, data=_jsonable(data))
-        for user_id in ids])
+        for user_id in ids], _ENTRY_FIELDS)
     if type in NOTIFIED_TYPES and reachable is not False:
         notify_after_commit(event_ids=[entry.id for entry in created if entry.id is not None])
     channels = {user_channel(user_id) for user_id in ids}

@@ -13,11 +13,12 @@ plan, ``games.kit.plans.plan_after`` says what the move does to it:
 - a reply the engine refuses in the real position: the plan is deleted, nothing of it is
   played, and the planner is told (``plan_dropped``, with the refusal's code).
 
-A move the seat makes by hand deletes its own plan. Chains of replies (each seat's plan
-answering the other's) are bounded by the plans' own limits and, whatever they hold, by
-``MAX_CHAIN`` moves played by plan after one move by hand: a plan whose reply would go beyond
-it is dropped (``plan_dropped`` with the cause ``chain_limit``) and the match waits for its
-player.
+A move the seat makes by hand keeps of its own plan only the openings that start with that move
+(a plan made during its turn), pruned, and deletes anything else (``hand_move_left``). Chains of
+replies (each seat's plan answering the other's) are bounded by the plans' own limits and,
+whatever they hold, by ``MAX_CHAIN`` moves played by plan after one move by hand: a plan whose
+reply would go beyond it is dropped (``plan_dropped`` with the cause ``chain_limit``) and the
+match waits for its player.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from games.kit.plans import (
+    HandMove,
     NotCovered,
     PlanStep,
     Reply,
@@ -34,7 +36,7 @@ from games.kit.plans import (
     parse_plan,
     plan_after,
 )
-from games.kit.protocol import State, Transition
+from games.kit.protocol import JSON, State, Transition
 from games.models import Match, Move, UserEvent
 from games.services.locking import LockedMatch
 from games.services.notifications import notify
@@ -66,11 +68,19 @@ class Played:
 
 
 def plan_steps(locked: LockedMatch, played: Played) -> dict[int, PlanStep]:
-    """What ``played`` does to every other seat's plan, by seat (read before the move is
-    recorded: the mover's own plan is the caller's, a move by hand deletes it)."""
+    """What ``played`` does to every seat's plan, by seat, read before the move is recorded.
+    The mover's own plan gets a ``HandMove``, for the caller to take out (``hand_move_left``)."""
     return {seat: plan_after(locked.engine, played.before, played.seat, played.move,
                              played.transition, seat, parse_plan(row.tree))
-            for seat, row in sorted(seat_plans(locked).items()) if seat != played.seat}
+            for seat, row in sorted(seat_plans(locked).items())}
+
+
+def hand_move_left(steps: dict[int, PlanStep], played: Played) -> list[JSON]:
+    """Take the mover's own step out of ``steps``: what is left of its plan after its move by
+    hand (the openings that start with it, pruned; empty: nothing). A move played by plan
+    leaves the plan as its reply's branch left it: ``[]`` is not used then."""
+    step = steps.pop(played.seat, None)
+    return dump_plan(step.then) if isinstance(step, HandMove) else []
 
 
 def replying(steps: dict[int, PlanStep], played: Played) -> frozenset[int]:
@@ -101,7 +111,7 @@ def _answer(locked: LockedMatch, played: Played, planner: int, step: PlanStep) -
         _tell(locked, planner, UserEvent.Type.PLAN_NOT_COVERED, key=step.key)
     elif isinstance(step, ReplyRefused):
         _dropped(locked, planner, step.key, cause=step.error.code)
-    else:  # the planner's own move: not reached, the mover is passed over above
+    else:  # the planner's own move: not reached, the caller takes it out (hand_move_left)
         plans_clear(locked, [planner])
 
 

@@ -1,10 +1,11 @@
 """A seat's plan in a match (conditional moves): saved, read and deleted by its owner.
 
 The tree and its checks are ``games.kit.plans``'s; this module keeps a checked plan as the
-seat's one ``Plan`` row, under the match lock. A plan is saved only while its seat waits for
-the other seat's move, in the position the match is at now (the caller says which version it
-planned from: another answers ``plan_stale``), or, with a move (``match_move_submit`` with a
-plan), in the position right after that move. Saving no branches deletes the plan. The match's
+seat's one ``Plan`` row, under the match lock. A plan is saved in the position the match is at
+now (the caller says which version it planned from: another answers ``plan_stale``): branches
+while its seat waits for the other seat's move, openings (its own moves first) during its own
+turn; or, with a move (``match_move_submit`` with a plan), in the position right after that
+move. Saving no branches deletes the plan. The match's
 ``planners`` field names the seats holding one. How plans are played when the other seat moves
 is ``games.services.plan_replies``'s.
 
@@ -106,8 +107,8 @@ def plan_store(locked: LockedMatch, seat: int, tree: Any) -> None:
 
 
 def plan_advance(locked: LockedMatch, seat: int, tree: list[JSON]) -> None:
-    """Keep what is left of ``seat``'s plan once a reply of it was played (an empty ``tree``:
-    the plan is spent and deleted)."""
+    """Keep what is left of ``seat``'s plan once a reply of it was played, or once its seat
+    moved by hand (an empty ``tree``: the plan is spent, or cleared, and deleted)."""
     if not tree:
         plans_clear(locked, [seat])
         return

@@ -186,7 +186,7 @@ class Web:
 
     def create_match(self, page: Page, game: str, *, seats: list[dict] | None = None,
                      options: dict[str, str] | None = None, rated: bool = True,
-                     clock: str = "", weekend_pause: bool = False,
+                     clock: str = "", weekend_pause: bool = False, plans: bool = True,
                      screenshot: str | None = None) -> str:
         """Create a match through the lobby form; returns its id (the page is on it)."""
         page.locator("#nav").get_by_role("link", name="New match").click()
@@ -211,6 +211,8 @@ class Web:
                 field.fill(value)
         if not rated:
             page.uncheck("#rated")
+        if not plans:
+            page.uncheck("#plans")
         # "" (none), "h<hours>" or "d<days>" per move, "b<initial>-<increment>-<maximum>" a bank
         page.select_option("#clock", clock)
         if weekend_pause:
@@ -457,6 +459,13 @@ def web_pages(request, browser, server_url: str) -> Iterator[Web]:
                     client.shot(page, f"FAILED-{request.node.name}-{index}-{number}")
         client.close()
     assert not client.errors, client.errors
+
+
+@pytest.fixture
+def pages(request, browser, server_url):
+    """Pages on the live server, without a worker: for tests whose matches need no bot."""
+    with web_pages(request, browser, server_url) as client:
+        yield client
 
 
 @pytest.fixture

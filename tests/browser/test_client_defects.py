@@ -18,7 +18,7 @@ from games.catalog import games, get_engine
 from games.models import Match
 from games.services import match_create, match_move_submit, match_resign
 from games.services.matches import SeatSpec
-from tests.browser.conftest import web_pages
+from tests.browser.checks import axe_violations
 from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory
 
@@ -32,13 +32,6 @@ PHONES = ({"width": 360, "height": 780}, {"width": 390, "height": 844})
 GAMES = sorted(games())
 # Writing HTML into the page (or the document): none of these anywhere in the client.
 HTML_SINKS = re.compile(r"\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write(ln)?)\b")
-
-
-@pytest.fixture
-def pages(request, browser, server_url):
-    """Pages on the live server, without a worker: for tests whose matches need no bot."""
-    with web_pages(request, browser, server_url) as client:
-        yield client
 
 
 # ------------------------------------------------------------------ the result of a match
@@ -99,16 +92,6 @@ def test_inviting_an_unknown_player_names_the_seat_as_the_lobby_does(pages):
 
 # ------------------------------------------------------------------ accessibility
 
-def _axe(page, axe_source: str, options: str) -> list[dict]:
-    if not page.evaluate("() => Boolean(window.axe)"):
-        page.add_script_tag(content=axe_source)
-    return page.evaluate("""async (options) => {
-        const result = await window.axe.run(document, options);
-        return result.violations.map((v) => ({id: v.id, impact: v.impact,
-            nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' '))}));
-    }""", {"resultTypes": ["violations"], **options})
-
-
 def _settled(page) -> None:
     page.wait_for_function("() => !document.querySelector('main p.muted')"
                            " || document.querySelector('main p.muted').textContent !== 'Loading…'")
@@ -126,7 +109,7 @@ def test_the_language_menu_is_named_by_the_code_it_shows(pages, axe_source):
         for path in paths:
             page.goto(path)
             _settled(page)
-            if violations := _axe(page, axe_source, rule):
+            if violations := axe_violations(page, axe_source, rule):
                 found[path] = violations
         expect(page.locator("#language-menu summary")).to_have_accessible_name(
             "EN Language: English")
@@ -154,7 +137,7 @@ def test_every_axe_rule_experimental_ones_included_finds_nothing_serious(web, ax
         _settled(page)
         if "/match/" in path:
             web.wait_for_turn_or_end(page)
-        serious = [v for v in _axe(page, axe_source, every)
+        serious = [v for v in axe_violations(page, axe_source, every)
                    if v["impact"] in ("serious", "critical")]
         if serious:
             found[path] = serious

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from games.nimalia.objectives import OBJECTIVES
 from games.services.matches import SeatSpec, match_create
+from tests.browser.checks import overflow
 from tests.browser.conftest import HANGUL_FONT_FAMILY, needs_hangul_font
 from tests.factories import UserFactory, token_for
 
@@ -103,13 +104,6 @@ def _hangul_renders(page) -> bool:
     }""", HANGUL_FONT)
 
 
-def _overflow(page, width: int) -> int:
-    """How much wider than the screen the page is. Against the viewport's own width: a phone
-    (is_mobile) zooms a too-wide page out, and its innerWidth then grows with the page."""
-    return page.evaluate("""width => Math.max(document.documentElement.scrollWidth,
-        window.innerWidth) - width""", width)
-
-
 def _english_left(text: str, words: list[str]) -> list[str]:
     return [word for word in words if re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text)]
 
@@ -139,7 +133,7 @@ def test_the_match_page_in_each_language_fits_every_width(web, game, language):
             assert _english_left(header, ENGLISH_HEADER) == [], (name, header)
             assert _english_left(controls, ENGLISH_CONTROLS[game]) == [], (name, controls)
         page.wait_for_timeout(200)
-        assert _overflow(page, viewport["width"]) <= 0, (name, _overflow(page, viewport["width"]))
+        assert overflow(page, viewport["width"]) <= 0, (name, overflow(page, viewport["width"]))
         header_box = page.locator("header.top").bounding_box()
         assert header_box["height"] <= 64, (name, header_box)
         if language == "ko":

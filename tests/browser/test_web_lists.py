@@ -16,7 +16,6 @@ from playwright.sync_api import expect
 
 from games.models import UserEvent
 from games.services.notifications import notify
-from tests.browser.conftest import web_pages
 from tests.factories import UserFactory
 from tests.games.listed import listed_match
 
@@ -37,13 +36,6 @@ LANGUAGES = {
     "ko": ("ko-KR", {"show": "보기", "sort": "정렬", "time_left": "남은 시간",
                      "today": "오늘", "yesterday": "어제"}),
 }
-
-
-@pytest.fixture
-def pages(request, browser, server_url):
-    """Pages on the live server, without a worker: these matches need no bot."""
-    with web_pages(request, browser, server_url) as client:
-        yield client
 
 
 @pytest.fixture

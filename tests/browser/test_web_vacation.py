@@ -18,8 +18,7 @@ from games.notify.models import NotificationSettings
 from games.services import match_create, match_join
 from games.services.matches import SeatSpec
 from games.services.vacations import vacation_end, vacation_start
-from tests.browser.checks import axe_violations, overflow
-from tests.browser.conftest import web_pages
+from tests.browser.checks import PHONE, axe_violations, overflow
 from tests.browser.matches import two_people_nibble
 from tests.factories import UserFactory
 
@@ -34,7 +33,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-PHONE = {"width": 360, "height": 780}
 PHONE_375 = {"width": 375, "height": 812}
 # Per language: the browser's locale, the section's heading, the button that starts a
 # vacation, and the bank of a new account (20 days) as the page writes it.
@@ -46,12 +44,6 @@ LANGUAGES = {
 }
 
 
-@pytest.fixture
-def pages(request, browser, server_url):
-    with web_pages(request, browser, server_url) as client:
-        yield client
-
-
 def _page(web, user, *, locale: str = "en-US", viewport: dict | None = None):
     """A signed-in page with the browser's locale (a phone unless told otherwise); its errors
     fail the test."""
@@ -59,7 +51,7 @@ def _page(web, user, *, locale: str = "en-US", viewport: dict | None = None):
 
 
 def _overflow(page, viewport: dict = PHONE) -> int:
-    return overflow(page, viewport)
+    return overflow(page, viewport["width"])
 
 
 def test_going_on_vacation_and_back_with_auto_vacation_and_reminders(pages, axe_source):

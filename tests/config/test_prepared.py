@@ -80,3 +80,14 @@ def test_another_thread_runs_it_on_its_own_connection():
 def test_a_value_that_is_not_exactly_one_parameter_is_refused(build):
     with pytest.raises(ValueError, match="exactly one"):
         Prepared(build, stand_in="\0stand-in").rows("ada")
+
+
+def test_the_converters_are_worked_out_once_per_connection():
+    UserFactory(username="ada")
+    prepared = Prepared(_named, stand_in="\0stand-in")
+    with mock.patch.object(SQLCompiler, "get_converters", autospec=True,
+                           side_effect=SQLCompiler.get_converters) as works_out:
+        for _ in range(3):
+            (row,) = prepared.rows("ada")
+            assert row.username == "ada" and row.length == 1
+    assert works_out.call_count == 1

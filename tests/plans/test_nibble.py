@@ -162,4 +162,5 @@ def test_a_refused_reply_drops_the_plan_and_a_hand_move_clears_it(waiting) -> No
     step = plan_after(NIBBLE, state, 1, NIBBLE.parse_move(move), transition, 0, plan)
     assert isinstance(step, ReplyRefused) and step.index == 0
     assert step.error.code == "illegal_move"
-    assert plan_after(NIBBLE, state, 0, None, transition, 0, plan) == HandMove()
+    own = NIBBLE.parse_move(_legal(transition.state, 0)[0])
+    assert plan_after(NIBBLE, state, 0, own, transition, 0, plan) == HandMove()

@@ -10,7 +10,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.kit.plans import (
@@ -22,15 +22,15 @@ from games.kit.plans import (
     plan_checked,
 )
 from games.kit.protocol import AnyEngine, apply_checked, events_for
-from games.nibble.engine import NibbleEngine
 from games.nimble.engine import NIMBLE, NUM_SETS, SET_SIZE, card_face
-from tests.fourth_game.nim.engine import NimEngine
-from tests.plans.playouts import built_line, history_of, waiting_position
-
-SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-NIBBLE = NibbleEngine()
-CASES = [(NIBBLE, {}), (NIMBLE, {}), (NIMBLE, {"budget": 1}), (NimEngine(), {})]
-IDS = ["nibble", "nimble", "nimble-budget-1", "nim"]
+from tests.plans.playouts import (
+    CASES,
+    IDS,
+    SETTINGS,
+    built_line,
+    history_of,
+    waiting_position,
+)
 
 
 @pytest.mark.parametrize(("engine", "config"), CASES, ids=IDS)

@@ -164,3 +164,46 @@ def test_a_retried_move_with_a_plan_is_answered_once(nibble):
     other = nibble.a.post(match_url(nibble.id, "moves"), {**body, "plan": []}, format="json",
                           headers={"Idempotency-Key": "k1"})
     assert_error(other, 409, "idempotency_key_reused")
+
+
+def test_an_opening_saved_during_ones_turn_is_pruned_by_the_move_made(nibble):
+    state = position(nibble)
+    mine = legal(state, 0)[0]
+    key = legal(after(state, 0, mine), 1)[0]
+    reply = legal(after(after(state, 0, mine), 1, key), 0)[0]
+    opening = [{"mine": [mine], "then": [{"on": key, "reply": [reply]}]}]
+    assert_error(put_plan(nibble.b, nibble.id, opening, 0), 409, "plan_not_your_turn")
+    saved = put_plan(nibble.a, nibble.id, opening, 0)
+    assert saved.status_code == 200, saved.json()
+    assert saved.json()["plan"] == [{"mine": [mine], "then": [
+        {"on": key, "reply": [reply], "then": []}]}]
+    assert submit(nibble.a, nibble.id, mine, 0).status_code == 201
+    assert nibble.a.get(match_url(nibble.id, "plan")).json() == {
+        "plan": [{"on": key, "reply": [reply], "then": []}], "plan_version": 1, "version": 1}
+    assert submit(nibble.b, nibble.id, key, 1).status_code == 201
+    log = nibble.b.get(match_url(nibble.id, "moves")).json()["moves"]
+    assert [(m["seat"], m["by_plan"]) for m in log] == [(0, False), (1, False), (0, True)]
+
+
+def test_an_opening_takes_no_nimble_flip(client_for, alice, bob):
+    created = create_match(client_for(alice), game="nimble")
+    assert client_for(bob).post(match_url(created["id"], "join"), {},
+                                format="json").status_code == 200
+    detail = client_for(alice).get(match_url(created["id"])).json()
+    mover = client_for((alice, bob)[detail["to_act"][0]])
+    refused = put_plan(mover, created["id"], [{"mine": [{"action": "flip"}]}],
+                       detail["version"])
+    body = assert_error(refused, 422, "plan_unreachable")
+    assert body["extra"] == {"path": [0, "mine", 0], "reason": "revealed"}
+
+
+def test_a_real_time_match_never_takes_a_plan(client_for, alice, bob):
+    created = create_match(client_for(alice), game="nimble", config={"mode": "race"})
+    assert created["plans"] is True
+    assert client_for(bob).post(match_url(created["id"], "join"), {},
+                                format="json").status_code == 200
+    version = client_for(alice).get(match_url(created["id"])).json()["version"]
+    for client in (client_for(alice), client_for(bob)):
+        for plan in ([{"on": {"action": "end_turn"}}], [{"mine": [{"action": "end_turn"}]}]):
+            assert_error(put_plan(client, created["id"], plan, version), 409,
+                         "plans_unavailable")

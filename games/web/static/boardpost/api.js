@@ -50,6 +50,7 @@ import { gettext, interpolate } from "./i18n.js";
  * @property {any} [legal_moves]
  * @property {string | null} [seed]
  * @property {MatchClocks | null} [clocks]
+ * @property {boolean} [plans] whether its seats may hold plans (conditional moves)
  */
 /**
  * A match's time control, by its kind.

@@ -21,6 +21,11 @@
 //   OUTCOME_WORDS                 {"<outcome reason>": a sentence} for the after-match section
 //                                 (the only words a game gives for how a match ended)
 //
+//   planner                       the game's part in plans (plans.js): whether they apply to a
+//                                 match, a plan's move in words, and the picker that adds the
+//                                 other seat's move or the player's own (see GamePlanner); null:
+//                                 the game has none on the match page
+//
 // An illegal move's rule is told by the server (the error's message, in the page's language,
 // with its code in extra.rule): a game module carries no rule texts of its own.
 //   OPTION_HINTS                  {"<option name>": {suggestions: [...]}} for the lobby form
@@ -67,7 +72,39 @@ import * as generic from "./generic.js";
  * @property {string} SUMMARY
  * @property {Object<string, string>} OUTCOME_WORDS
  * @property {Object<string, {suggestions?: unknown[]}>} OPTION_HINTS
+ * @property {GamePlanner | null} planner
  * @property {boolean} fallback
+ */
+/**
+ * A move along a line of a plan, from the current position: the player's own (`mine`) or the
+ * other seat's, as the plan holds it.
+ * @typedef {{mine: boolean, move: any}} LineMove
+ */
+/**
+ * What a game's plan picker gets (plans.js): the match, the line of moves from the current
+ * position to where the next move goes, whether the player's own move (`mine`) or the other
+ * seat's (`theirs`) may be added there, `state` (kept across redraws until a move is added),
+ * add(move, mine), rerender() and seatName(seat).
+ * @typedef {object} PlanPick
+ * @property {Match} match
+ * @property {LineMove[]} line
+ * @property {boolean} mine
+ * @property {boolean} theirs
+ * @property {Object<string, any>} state
+ * @property {(move: unknown, mine: boolean) => void} add
+ * @property {() => void} rerender
+ * @property {(seat: number) => string} seatName
+ */
+/**
+ * A game's part in plans: whether they apply to a match (beside its `plans` option), a plan's
+ * move (or the other seat's move as the plan keys it) in words, which side may move after a
+ * line (default: either), and the picker.
+ * @typedef {object} GamePlanner
+ * @property {(match: Match) => boolean} applies
+ * @property {(move: any, match: Match) => string} describe
+ * @property {((line: LineMove[], match: Match) => {mine: boolean, theirs: boolean}) | undefined}
+ *   [next]
+ * @property {(container: HTMLElement, pick: PlanPick) => void} pick
  */
 /**
  * A game as GET /api/games lists it.

@@ -23,6 +23,10 @@ export function goal() {
 /** @type {Object<string, {suggestions?: unknown[]}>} */
 export const OPTION_HINTS = {};
 
+// No plans on the match page unless the game's module offers a planner (plans.js).
+/** @type {import("./catalog.js").GamePlanner | null} */
+export const planner = null;
+
 /** @param {unknown} value */
 function nonEmpty(value) {
   if (Array.isArray(value)) return value.length > 0;

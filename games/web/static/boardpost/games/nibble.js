@@ -3,7 +3,7 @@
 // Move: {"take": [[r, c], ...]}; legal_moves: {"takeable": {"<colour>": [[r, c], ...]}}.
 // A game module: the interface is described in ../catalog.js.
 
-import { h, rovingGrid } from "../dom.js";
+import { h, put, rovingGrid } from "../dom.js";
 import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 
 /** @typedef {import("../api.js").Match} Match */
@@ -284,3 +284,150 @@ export function render(container, match, ui) {
     if (event.key === "t" || event.key === "T") take.click();
   });
 }
+
+// ---------------------------------------------------------------- plans
+
+/** @typedef {import("../catalog.js").LineMove} LineMove */
+/** @typedef {import("../catalog.js").PlanPick} PlanPick */
+/** @typedef {(number | null)[][]} Board */
+
+const SIDES = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+
+/** The board after the takes of a plan's line (their cells emptied).
+ * @param {Board} board @param {LineMove[]} line @returns {Board} */
+function boardAfter(board, line) {
+  const next = board.map((row) => [...row]);
+  for (const { move } of line) {
+    for (const [r, c] of move?.take || []) if (next[r]) next[r][c] = null;
+  }
+  return next;
+}
+
+/** @param {Board} board @param {number} r @param {number} c */
+const filled = (board, r, c) => r >= 0 && r < 9 && c >= 0 && c < 9 && board[r][c] !== null;
+
+/** Whether the discs of `board` stay one orthogonal group once the cells `gone` are taken.
+ * @param {Board} board @param {Set<string>} gone */
+function staysConnected(board, gone) {
+  /** @type {number[][]} */
+  const discs = [];
+  for (let r = 0; r < 9; r += 1) {
+    for (let c = 0; c < 9; c += 1) if (filled(board, r, c) && !gone.has(key([r, c]))) discs.push([r, c]);
+  }
+  if (discs.length < 2) return true;
+  const seen = new Set([key(discs[0])]);
+  const stack = [discs[0]];
+  while (stack.length) {
+    const [r, c] = /** @type {number[]} */ (stack.pop());
+    for (const [dr, dc] of SIDES) {
+      const next = [r + dr, c + dc];
+      if (filled(board, next[0], next[1]) && !gone.has(key(next)) && !seen.has(key(next))) {
+        seen.add(key(next));
+        stack.push(next);
+      }
+    }
+  }
+  return seen.size === discs.length;
+}
+
+/** The discs a take may hold on `board`, by cell key: two adjacent exposed sides (an empty cell
+ * or the edge), and the board stays one group without the disc.
+ * @param {Board} board @returns {Map<string, number>} */
+function takeableOn(board) {
+  /** @type {Map<string, number>} */
+  const found = new Map();
+  for (let r = 0; r < 9; r += 1) {
+    for (let c = 0; c < 9; c += 1) {
+      const colour = board[r][c];
+      if (colour === null) continue;
+      const open = (/** @type {number} */ dr, /** @type {number} */ dc) => !filled(board, r + dr, c + dc);
+      const cornered = (open(-1, 0) || open(1, 0)) && (open(0, -1) || open(0, 1));
+      if (cornered && staysConnected(board, new Set([key([r, c])]))) found.set(key([r, c]), colour);
+    }
+  }
+  return found;
+}
+
+/** A take in words, its colour read on the current board ("took 2 red discs from A1, B1").
+ * @param {any} move @param {Match} match */
+function takeWords(move, match) {
+  const cells = /** @type {number[][]} */ (move?.take || []);
+  const colour = cells.length ? match.view.board[cells[0][0]]?.[cells[0][1]] : null;
+  const names = cells.map(([r, c]) => coordinate(r, c)).join(", ");
+  return colour === null || colour === undefined ? names : COLOURS[colour].taken(cells.length, names);
+}
+
+/** The plan's board: the position along the line, its takeable discs for the side to move;
+ * select discs of one colour, then add the take to the plan.
+ * @param {HTMLElement} container @param {PlanPick} pick */
+function planBoard(container, pick) {
+  const board = boardAfter(pick.match.view.board, pick.line);
+  const takeable = takeableOn(board);
+  /** @type {Set<string>} */
+  const selected = pick.state.selected ||= new Set();
+  const mine = pick.mine;
+  const toggle = (/** @type {string} */ id) => {
+    const colour = takeable.get(id);
+    if (selected.has(id)) selected.delete(id);
+    else {
+      const first = [...selected][0];
+      if (first !== undefined && takeable.get(first) !== colour) selected.clear();
+      selected.add(id);
+    }
+    pick.rerender();
+  };
+  const grid = h("div", { class: "nibble-board live", role: "group", id: "plan-board",
+    "aria-label": gettext("The board along the plan") },
+  h("div", { class: "board-row coords", "aria-hidden": "true" }, h("span", { class: "coord corner" }),
+    [...LETTERS].map((letter) => h("span", { class: "coord" }, letter))));
+  for (let r = 0; r < 9; r += 1) {
+    const row = h("div", { class: "board-row" },
+      h("span", { class: "coord", "aria-hidden": "true" }, String(r + 1)));
+    for (let c = 0; c < 9; c += 1) {
+      const id = key([r, c]);
+      const colour = board[r][c];
+      const coord = coordinate(r, c);
+      if (colour === null) {
+        row.append(h("button", { type: "button", class: ["cell", "empty"], tabindex: -1,
+          "aria-disabled": "true", dataset: { r, c, focus: `p-${id}` } },
+        h("span", { class: "sr-only" }, interpolate(gettext("%(cell)s empty"), { cell: coord }))));
+        continue;
+      }
+      const can = takeable.has(id);
+      const chosen = selected.has(id);
+      row.append(h("button", {
+        type: "button", class: ["cell", can && "takeable", chosen && "selected"], tabindex: -1,
+        "aria-pressed": chosen ? "true" : "false", "aria-disabled": can ? null : "true",
+        dataset: { r, c, takeable: can ? "true" : "false", focus: `p-${id}` },
+        onClick: () => can && toggle(id),
+      }, disc(colour), can ? h("span", { class: "mark", "aria-hidden": "true" }, "◆") : null,
+      h("span", { class: "sr-only" }, interpolate(gettext("%(cell)s %(colour)s"),
+        { cell: coord, colour: COLOURS[colour].name })
+        + (can ? gettext(", takeable") : "") + (chosen ? gettext(", selected") : ""))));
+    }
+    grid.append(row);
+  }
+  rovingGrid(grid);
+  const cells = [...selected].map((id) => id.split(",").map(Number))
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const splits = cells.length > 1 && !staysConnected(board, selected);
+  const who = mine ? gettext("you") : pick.seatName(1 - Number(pick.match.your_seat));
+  put(container,
+    h("p", { class: "plan-turn" }, interpolate(gettext("To move here: %(name)s"), { name: who })),
+    grid,
+    splits ? h("p", { class: "muted" }, gettext("These discs would split the board.")) : null,
+    h("div", { class: "controls" },
+      h("button", { type: "button", class: "primary", id: "plan-add",
+        disabled: !cells.length || splits, dataset: { focus: "plan-add" },
+        onClick: () => pick.add({ take: cells }, mine) },
+      mine ? gettext("Add your take") : gettext("Add their take"))));
+}
+
+// Nibble's part in plans (plans.js): two players, one take a turn, so the sides alternate.
+/** @type {import("../catalog.js").GamePlanner} */
+export const planner = {
+  applies: () => true,
+  describe: takeWords,
+  next: (line) => ({ mine: !line.at(-1)?.mine, theirs: Boolean(line.at(-1)?.mine) }),
+  pick: planBoard,
+};

@@ -286,3 +286,88 @@ export function render(container, match, ui) {
     }
   };
 }
+
+// ---------------------------------------------------------------- plans
+
+/** A plan's action in words (a flip the other seat makes names the card it shows).
+ * @param {any} move */
+function actionWords(move) {
+  switch (move?.action) {
+    case "flip":
+      return move.card ? interpolate(gettext("flipped %(card)s"), { card: cardText(move.card) })
+        : gettext("Flip");
+    case "place": return interpolate(gettext("place on stack %(n)s"), { n: move.stack + 1 });
+    case "return": return gettext("Return");
+    case "recycle": return gettext("Recycle");
+    case "end_turn": return gettext("End turn");
+    default: return JSON.stringify(move);
+  }
+}
+
+/** @type {{action: string, stack?: number}[]} */
+const PLAIN_ACTIONS = [{ action: "place", stack: 0 }, { action: "place", stack: 1 },
+  { action: "place", stack: 2 }, { action: "return" }, { action: "recycle" },
+  { action: "end_turn" }];
+
+/** The plan's picker: the other seat's actions as the player will see them (a flip by the card
+ * it shows), the player's own; the server checks each when the plan is saved.
+ * @param {HTMLElement} container @param {import("../catalog.js").PlanPick} pick */
+function actionPicker(container, pick) {
+  const other = 1 - Number(pick.match.your_seat);
+  const state = pick.state;
+  state.frame ||= "red";
+  // A card's circle is never its frame's colour.
+  if (!state.circle || state.circle === state.frame) {
+    state.circle = Object.keys(COLOURS).find((colour) => colour !== state.frame);
+  }
+  /** @param {boolean} mine */
+  const buttons = (mine) => PLAIN_ACTIONS.map((move) => h("button", {
+    type: "button", class: "action",
+    dataset: { planAction: move.action, stack: move.stack ?? null, side: mine ? "mine" : "theirs",
+      focus: `plan-${mine ? "mine" : "theirs"}-${move.action}-${move.stack ?? ""}` },
+    onClick: () => pick.add(move, mine),
+  }, actionWords(move)));
+  /** @param {string} name @param {string} label @param {"frame" | "circle"} part */
+  const colourSelect = (name, label, part) => {
+    const colours = Object.entries(COLOURS).filter(([value]) => part === "frame"
+      || value !== state.frame);
+    const select = h("select", { id: `plan-flip-${name}`, dataset: { focus: `plan-flip-${name}` } },
+      colours.map(([value, words]) => h("option", { value, selected: state[name] === value },
+        words[part])));
+    select.addEventListener("change", () => {
+      state[name] = select.value;
+      if (part === "frame") pick.rerender();
+    });
+    return h("span", { class: "field" }, h("label", { for: `plan-flip-${name}` }, label), select);
+  };
+  if (pick.theirs) {
+    container.append(h("fieldset", { class: "plan-side", id: "plan-theirs" },
+      h("legend", null, interpolate(gettext("To move here: %(name)s"),
+        { name: pick.seatName(other) })),
+      h("div", { class: "row" }, buttons(false)),
+      h("div", { class: "row" },
+        colourSelect("frame", gettext("Frame colour"), "frame"),
+        colourSelect("circle", gettext("Circle colour"), "circle"),
+        h("button", { type: "button", class: "action", dataset: { planAction: "flip", side: "theirs" },
+          onClick: () => pick.add({ action: "flip",
+            card: { set: other, frame: state.frame, circle: state.circle } }, false) },
+        gettext("Flip")))));
+  }
+  if (pick.mine) {
+    container.append(h("fieldset", { class: "plan-side", id: "plan-mine" },
+      h("legend", null, interpolate(gettext("To move here: %(name)s"), { name: gettext("you") })),
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "action", dataset: { planAction: "flip", side: "mine" },
+          onClick: () => pick.add({ action: "flip" }, true) }, gettext("Flip")),
+        buttons(true))));
+  }
+}
+
+// Nimble's part in plans (plans.js): two players taking turns; either side may act after a
+// line (a turn holds several actions), and the server checks the plan when it is saved.
+/** @type {import("../catalog.js").GamePlanner} */
+export const planner = {
+  applies: (match) => match.view?.mode === "turns" && match.players === 2,
+  describe: actionWords,
+  pick: actionPicker,
+};

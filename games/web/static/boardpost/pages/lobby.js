@@ -204,6 +204,9 @@ function createForm(games, ctx) {
     h("summary", null, gettext("All options")), optionsBox);
   const seatsBox = h("fieldset", { class: "seats" });
   const rated = h("input", { id: "rated", type: "checkbox", checked: true });
+  // A match may forbid plans (conditional moves); the game decides where they apply at all.
+  const plans = h("input", { id: "plans", type: "checkbox", checked: true,
+    "aria-describedby": "plans-help" });
   const clock = clockSelect();
   const weekendPause = h("input", { id: "weekend-pause", type: "checkbox", disabled: true,
     "aria-describedby": "weekend-pause-help" });
@@ -307,7 +310,11 @@ function createForm(games, ctx) {
         h("label", { for: "weekend-pause" }, gettext("Pause on weekends")),
         h("small", { id: "weekend-pause-help" },
           gettext("No clock runs on Saturdays and Sundays in its player's time zone."))),
-      h("div", { class: "field check" }, rated, h("label", { for: "rated" }, gettext("Rated")))),
+      h("div", { class: "field check" }, rated, h("label", { for: "rated" }, gettext("Rated"))),
+      h("div", { class: "field check" }, plans,
+        h("label", { for: "plans" }, gettext("Plans allowed")),
+        h("small", { id: "plans-help" },
+          gettext("Players may plan their replies ahead, in the games that have plans.")))),
     learnBox, presetsBox, seatsBox, optionsDetails, error, submit);
 
   node.addEventListener("submit", async (event) => {
@@ -322,7 +329,7 @@ function createForm(games, ctx) {
     const timeControl = chosenTimeControl(clock.value, weekendPause.checked);
     const body = {
       game: gameSelect.value, config, seats: seats.map((seat) => seat.read()),
-      rated: rated.checked, time_control: timeControl,
+      rated: rated.checked, time_control: timeControl, plans: plans.checked,
     };
     submit.disabled = true;
     try {

@@ -1,7 +1,8 @@
 // @ts-check
 // One match: the position drawn by the game's module (found by the game's slug, see
-// catalog.js), moves by clicking, the move log, live updates through the long-poll endpoint,
-// and a move-by-move replay once the match is over.
+// catalog.js), moves by clicking, the move log (moves a plan played marked so), the player's
+// plan (plans.js), live updates through the long-poll endpoint, and a move-by-move replay once
+// the match is over.
 
 import { api, ApiError, live, markSeen, newKey, request, session } from "../api.js";
 import { gameName, loadGameModule } from "../catalog.js";
@@ -13,6 +14,7 @@ import { gettext, interpolate, ngettext } from "../i18n.js";
 import { consistent, goalLine, myTurn, ordinal, seatLabel, statusText } from "../matchinfo.js";
 import { afterMatch } from "../aftermatch.js";
 import { matchChat } from "../chat.js";
+import { planPanel } from "../plans.js";
 import { reportButton } from "../report.js";
 
 const RUNNING = new Set(["open", "active"]);
@@ -24,7 +26,7 @@ const RUNNING = new Set(["open", "active"]);
 /**
  * A move-log entry (GET /api/matches/{id}/moves).
  * @typedef {{seq: number, kind: string, seat: number | null, player?: {username: string} | null,
- *   events?: {type: string}[], payload?: any}} LogEntry
+ *   events?: {type: string}[], payload?: any, by_plan?: boolean}} LogEntry
  */
 
 /** @param {any} error an ApiError, or any error @returns {string} */
@@ -52,7 +54,10 @@ export async function render(main, [id], ctx) {
   const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
     "aria-labelledby": "replay-h" });
   const side = h("div", { class: "match-side" }, logBox);
-  root.append(head, message, h("div", { class: "match-body" }, board, side), replayBox);
+  // The player's plan, under the board (its seats' names are the ui's, defined below).
+  const plan = planPanel({ id, signal, seatName: (seat) => ui.seatName(seat) });
+  root.append(head, message, h("div", { class: "match-body" }, board, side), plan.node,
+    replayBox);
   main.append(root);
   const chat = matchChat(side, { id, signal });
   const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });
@@ -222,6 +227,7 @@ export async function render(main, [id], ctx) {
     if (newVersion) /** @type {GameModule} */ (game).onNewVersion(ui, match);
     renderHead();
     renderBoard();
+    plan.update(match, /** @type {GameModule} */ (game));
     tellSeen();
     if (wasRunning && !RUNNING.has(match.status)) {
       // Over: the whole log is now revealed (hidden placements, piles), so read it again;
@@ -399,11 +405,14 @@ export async function render(main, [id], ctx) {
     const over = match && !RUNNING.has(match.status);
     clear(logList);
     for (const entry of log) {
-      const text = interpolate(gettext("%(who)s: %(move)s"),
+      const said = interpolate(gettext("%(who)s: %(move)s"),
         { who: actorName(entry),
           move: vacationText(entry)
             ?? (game ? game.describe(entry, /** @type {Match} */ (match)) : entry.kind) });
-      logList.append(h("li", { value: entry.seq, dataset: { seq: entry.seq } },
+      // A move its player's plan played is marked so, for every seat and spectator.
+      const text = entry.by_plan ? `${said} ${gettext("(by plan)")}` : said;
+      logList.append(h("li", { value: entry.seq,
+        dataset: { seq: entry.seq, byPlan: entry.by_plan ? "true" : null } },
         over ? h("button", {
           type: "button", class: "linkish", onClick: () => replayTo(entry.seq),
           "aria-label": interpolate(gettext("Show the position after move %(seq)s: %(move)s"),
