@@ -26,6 +26,7 @@ urlpatterns = [
     path("api/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("games.notify.urls")),
+    path("api/", include("games.lifecycle.urls")),
     path("api/", include("games.people.urls")),
     path("api/", include("games.tournaments.urls")),
     # The web client's translated texts (locale/<lang>/LC_MESSAGES/djangojs.po) in the

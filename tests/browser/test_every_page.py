@@ -33,8 +33,8 @@ DESKTOP = {"width": 1280, "height": 900}
 PATHS = ["/", "/signin", "/inbox", "/lobby", "/leaderboards", "/leaderboards/nibble",
          "/player/{user}", "/rules", *(f"/rules/{g}" for g in GAMES),
          *(f"/tutorial/{g}" for g in GAMES), "/learn", "/notifications", "/friends", "/blocks",
-         "/settings", "/welcome",
-         "/play", "/home", "/guest", *(f"/match/{{match:{g}}}" for g in GAMES)]
+         "/settings", "/welcome", "/play", "/home", "/guest", "/account", "/password/forgot",
+         "/password/reset", *(f"/match/{{match:{g}}}" for g in GAMES)]
 
 
 def router_patterns() -> list[re.Pattern]:

@@ -5,6 +5,7 @@ import { api, live, onSignedOut, request, session } from "./api.js";
 import { loadGames } from "./catalog.js";
 import { clear, h, link, notice } from "./dom.js";
 import { LANG, LANGUAGES, LANGUAGE_COOKIE, gettext, interpolate, ngettext } from "./i18n.js";
+import * as account from "./pages/account.js";
 import * as auth from "./pages/auth.js";
 import * as blocks from "./pages/blocks.js";
 import * as friends from "./pages/friends.js";
@@ -14,6 +15,7 @@ import * as leaderboards from "./pages/leaderboards.js";
 import * as lobby from "./pages/lobby.js";
 import * as match from "./pages/match.js";
 import * as notifications from "./pages/notifications.js";
+import * as password from "./pages/password.js";
 import * as player from "./pages/player.js";
 import * as rules from "./pages/rules.js";
 import * as tutorial from "./pages/tutorial.js";
@@ -49,6 +51,8 @@ const ROUTES = [
   [/^\/notifications\/?$/, () => notifications, true],
   [/^\/friends\/?$/, () => friends, true],
   [/^\/blocks\/?$/, () => blocks, true],
+  [/^\/account\/?$/, () => account, true],
+  [/^\/password\/(forgot|reset)\/?$/, () => password, false],
   [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, false],
   [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, false],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, false],
@@ -163,6 +167,7 @@ function renderNav() {
       item("/rules", gettext("Rules")),
       item("/notifications", gettext("Notifications")),
       ...(isGuest() ? [] : [item("/friends", gettext("Friends"))]),
+      item("/account", gettext("Account")),
       isGuest() ? item("/signin", gettext("Sign up"), h("span", { class: "tag" }, gettext("guest")))
         : item(`/player/${session.username}`, /** @type {string} */ (session.username)),
       h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut },

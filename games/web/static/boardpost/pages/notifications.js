@@ -23,6 +23,7 @@ const KINDS = [
   ["vacation_ended", gettext("Vacation over")],
   ["auto_vacation_started", gettext("A vacation started instead of a timeout")],
   ["chat", gettext("A line in your match's chat")],
+  ["export_ready", gettext("Your data export is ready")],
 ];
 
 /**
