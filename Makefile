@@ -4,8 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PORT ?= 8000
+# games/web's node_modules is installed afresh (npm ci) by make lint while the browser tests may
+# run Lighthouse from it (tests/browser/test_budgets.py): both hold this lock meanwhile.
+WEB_NPM_LOCK := $(if $(shell command -v flock),flock $(CURDIR)/var/web-npm.lock,)
 
-.PHONY: run test test-fast system-packages lint clients messages bench bench-tournament bench-api bench-sweep profile-moves stack-costs clean
+.PHONY: run test test-fast test-sqlite system-packages lint lighthouse clients messages bench bench-tournament bench-api bench-sweep profile-moves stack-costs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,7 +31,7 @@ run: $(STAMP) messages
 ## printed when they end (scripts/test_suite.py); it fails when any of them does. The system
 ## packages the tests need come from make system-packages.
 test: $(STAMP) messages
-	$(BIN)/python scripts/test_suite.py --alongside "$(MAKE) -s --no-print-directory lint clients"
+	$(BIN)/python scripts/test_suite.py --alongside "$(MAKE) -s --no-print-directory lint clients test-sqlite"
 
 ## make test-fast: the inner loop, under two minutes (two processes, about two minutes of CPU):
 ## the tests of the pure game packages (the engines, the clocks' arithmetic, Nim the fourth game
@@ -41,6 +44,12 @@ FAST_TESTS := tests/engines tests/clocks tests/fourth_game tests/test_layers.py 
 test-fast: $(STAMP)
 	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \
 	  $(BIN)/python -m pytest -q -n 2 $(FAST_TESTS)
+
+## make test-sqlite: matches played over HTTP on the embedded defaults make run uses (SQLite,
+## no Redis): the suite itself runs on PostgreSQL, where some queries are built differently
+test-sqlite: $(STAMP)
+	env -u DATABASE_URL -u CELERY_BROKER_URL -u EVENTS_REDIS_URL -u CACHE_URL \
+	  $(BIN)/python -m pytest -q -p no:cacheprovider tests/fourth_game/test_over_http.py
 
 ## make system-packages: the Debian packages the tests need (Chromium, the Hangul font
 ## fonts-noto-cjk, node and npm, gettext), installed where missing (root or sudo);
@@ -71,12 +80,24 @@ lint: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	@if command -v npm >/dev/null 2>&1; then \
-	  cd games/web && npm ci --no-audit --no-fund --loglevel=error >/dev/null && npm run --silent check; \
+	  mkdir -p var && cd games/web && $(WEB_NPM_LOCK) npm ci --no-audit --no-fund --loglevel=error >/dev/null \
+	  && npm run --silent check; \
 	elif [ "$${CI:-}" = "true" ]; then \
 	  echo "make lint: npm is required in CI" >&2; exit 1; \
 	else \
 	  echo "make lint: web client skipped (install node and npm to type-check and lint it)"; \
 	fi
+
+## make lighthouse: Lighthouse (games/web's npm packages) in Debian's Chromium under mobile
+## emulation on the home page, a match page of each game and the inbox, each loaded cold:
+## performance at least 90 and accessibility 100 (scripts/lighthouse.py), on a PostgreSQL
+## database of its own, made afresh
+LIGHTHOUSE_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/boardpost_lighthouse
+lighthouse: $(STAMP) messages
+	mkdir -p var && cd games/web && $(WEB_NPM_LOCK) npm ci --no-audit --no-fund --loglevel=error >/dev/null
+	dropdb -h 127.0.0.1 -U postgres --if-exists boardpost_lighthouse 2>/dev/null || true
+	createdb -h 127.0.0.1 -U postgres boardpost_lighthouse 2>/dev/null || true
+	LIGHTHOUSE_DATABASE_URL=$(LIGHTHOUSE_DATABASE_URL) $(BIN)/python scripts/lighthouse.py
 
 ## make bench: rules-engine benchmarks
 bench: $(STAMP)

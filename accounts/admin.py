@@ -7,10 +7,13 @@ from accounts.models import ApiToken, User
 
 @admin.register(User)
 class BoardpostUserAdmin(UserAdmin):
-    list_display = ["username", "is_bot", "bot_game", "bot_level", "is_staff", "date_joined"]
-    list_filter = ["is_bot", "bot_game", "is_staff"]
+    list_display = ["username", "is_bot", "bot_game", "bot_level", "is_staff", "is_active",
+                    "closure", "date_joined"]
+    list_filter = ["is_bot", "bot_game", "is_staff", "is_active", "closure"]
     fieldsets = (*UserAdmin.fieldsets, ("Bot", {"fields": ("is_bot", "bot_game", "bot_level",
-                                                            "bot_description")}))
+                                                            "bot_description")}),
+                 ("Closed", {"fields": ("closure", "closed_at", "deletion_due_at")}))
+    readonly_fields = ["closure", "closed_at", "deletion_due_at"]
 
 
 

@@ -1,5 +1,5 @@
-"""Accounts API: registration and API tokens (several named tokens per person, one per device
-or script; each can expire; list them, revoke one or all)."""
+"""Accounts API: registration, API tokens (several named tokens per person, one per device or
+script; each can expire; list them, revoke one or all) and changing one's password."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors, services
+from accounts import closing, selectors, services
 from accounts.exceptions import TokenNotFound
 from accounts.models import ApiToken
 from config.api import StrictSerializer, error_responses, schema_serializer
@@ -41,18 +41,26 @@ NAME_FIELD = {"max_length": 100, "required": False, "allow_blank": True,
               "help_text": "What the token is for (a device, a script); shown in the list."}
 
 
+def password_field() -> serializers.CharField:
+    return serializers.CharField(max_length=128, trim_whitespace=False)
+
+
 class NewNameField(serializers.RegexField):
     """A name a person signs up with: 3-30 letters, digits, '_', '.' or '-', not starting
-    with "guest-" (guests' generated names do)."""
+    with "guest-" (guests' generated names do) nor "deleted-" (deleted accounts' pseudonyms
+    do)."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(r"^[A-Za-z0-9_.-]{3,30}$", help_text=(
-            "3-30 letters, digits, '_', '.' or '-'; not starting with 'guest-'."), **kwargs)
+            "3-30 letters, digits, '_', '.' or '-'; not starting with 'guest-' or 'deleted-'."),
+            **kwargs)
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)
-        if value.lower().startswith(services.GUEST_PREFIX):
-            raise serializers.ValidationError("Names starting with 'guest-' are kept for guests.")
+        for prefix in (services.GUEST_PREFIX, closing.PSEUDONYM_PREFIX):
+            if value.lower().startswith(prefix):
+                raise serializers.ValidationError(
+                    f"Names starting with '{prefix}' are kept for the server's own names.")
         return value
 
 
@@ -61,7 +69,7 @@ class SignUpSerializer(StrictSerializer):
         ref_name = "Register"
 
     username = NewNameField()
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    password = password_field()
     email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
     token_name = serializers.CharField(**NAME_FIELD)
 
@@ -145,7 +153,7 @@ class TokenApi(APIView):
             ref_name = "TokenObtain"
 
         username = serializers.CharField(max_length=150)
-        password = serializers.CharField(max_length=128, trim_whitespace=False)
+        password = password_field()
         name = serializers.CharField(**NAME_FIELD)
         expires_in_days = serializers.IntegerField(
             required=False, min_value=1, max_value=36500,
@@ -202,4 +210,33 @@ class CurrentTokenApi(APIView):
         if not isinstance(request.auth, ApiToken):
             raise TokenNotFound(_("This request was not sent with an API token."))
         services.token_revoke(user=request.user, token_id=request.auth.pk)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordChangeApi(APIView):
+    """Change the caller's password: the current one confirms it (a wrong one counts towards
+    the sign-in limits). Every other token and session of the account ends; the token (or
+    session) of this request stays signed in."""
+
+    class InputSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "PasswordChange"
+
+        current_password = password_field()
+        new_password = password_field()
+
+    @extend_schema(operation_id="me_password_change", request=InputSerializer,
+                   responses={204: None, **error_responses(400, 403)})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        closing.password_confirm(request=request._request, user=request.user,
+                                 password=data.validated_data["current_password"])
+        token = request.auth if isinstance(request.auth, ApiToken) else None
+        # Token calls have no session (config.token_calls); a session-authenticated call keeps
+        # its own.
+        session = None if token is not None else getattr(request._request, "session", None)
+        services.password_set(user=request.user, password=data.validated_data["new_password"],
+                              keep_token=token,
+                              keep_session=session.session_key if session is not None else None)
         return Response(status=status.HTTP_204_NO_CONTENT)

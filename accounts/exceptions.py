@@ -43,6 +43,20 @@ class GuestNotAllowed(ApplicationError):
     default_message = _("Guests cannot do this; sign up (keeping your matches) first.")
 
 
+class WrongPassword(ApplicationError):
+    """The current password sent with the change is wrong."""
+
+    code = "wrong_password"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = _("That is not your current password.")
+
+
+class InvalidResetLink(ApplicationError):
+    """The password reset link is wrong, was used already or has expired."""
+
+    code = "invalid_reset_link"
+    http_status = status.HTTP_400_BAD_REQUEST
+    default_message = _("This link does not work any more: ask for a new one.")
 class CannotFollowSelf(ApplicationError):
     code = "cannot_follow_self"
     http_status = status.HTTP_400_BAD_REQUEST

@@ -1,5 +1,10 @@
 """Players: people and bots share one user model, so bots sit in seats and are rated like anyone.
 
+Closing: a person may disable their account or have it deleted (``accounts.closing``); a
+deleted account keeps its row under a pseudonym, so the matches and rating histories of others
+stay whole, and its old name is retired (``RetiredName``). Data exports (``DataExport``) hold
+the archive of what the server keeps about a player for a few days.
+
 API tokens: a person holds any number of named tokens (one per device or script), each of
 which can expire. Only a digest of each key is stored; the key itself is shown once, when the
 token is created."""
@@ -7,6 +12,7 @@ token is created."""
 from __future__ import annotations
 
 import hashlib
+import uuid
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -15,6 +21,12 @@ from django.db.models.functions import Lower
 
 
 class User(AbstractUser):
+    class Closure(models.TextChoices):
+        OPEN = "", "open"
+        DISABLED = "disabled"
+        DELETING = "deleting"
+        DELETED = "deleted"
+
     is_bot = models.BooleanField(default=False)
     # For bots: the game they play and their strength (1 random, 2 greedy, 3 search, 4 deep
     # search).
@@ -34,6 +46,16 @@ class User(AbstractUser):
     # The language the player reads Boardpost in (one of settings.LANGUAGES, e.g. "fr"); empty
     # to follow the client's Accept-Language. Set with PATCH /api/me (config.i18n).
     language = models.CharField(max_length=16, blank=True, default="")
+    # A closed account (accounts.closing): "disabled" (signing in opens it again), "deleting"
+    # (its deletion is due at ``deletion_due_at``; signing in first cancels it) or "deleted"
+    # (its data erased, its name a pseudonym); empty for an open one. A closed account is
+    # inactive (``is_active`` false), as a banned one is; only a ban leaves this empty.
+    closure = models.CharField(max_length=16, blank=True, default="", choices=Closure.choices)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Due work: when the account's deletion is due (a grace period after it was asked for, or
+    # at once for an idle guest); the deletion sweep reads the due rows through a partial index
+    # and hands each to the deletion worker, which clears it.
+    deletion_due_at = models.DateTimeField(null=True, blank=True)
 
     class Invitations(models.TextChoices):
         EVERYONE = "everyone"
@@ -61,12 +83,26 @@ class User(AbstractUser):
             ),
             models.CheckConstraint(condition=~models.Q(is_guest=True, is_bot=True),
                                    name="accounts_user_guest_not_bot"),
+            models.CheckConstraint(
+                condition=models.Q(closure__in=["", "disabled", "deleting", "deleted"]),
+                name="accounts_user_closure_valid"),
+            models.CheckConstraint(
+                condition=models.Q(deletion_due_at__isnull=True) | models.Q(closure="deleting"),
+                name="accounts_user_deletion_due_only_when_deleting"),
         ]
         indexes = [models.Index(fields=["last_active_at"], name="accounts_user_guest_idle",
-                                condition=models.Q(is_guest=True))]
+                                condition=models.Q(is_guest=True)),
+                   models.Index(fields=["deletion_due_at"], name="accounts_user_deletion_due",
+                                condition=models.Q(deletion_due_at__isnull=False))]
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def is_deleted(self) -> bool:
+        """A deleted account: still seated in the matches it played, under its pseudonym, but
+        nobody is told anything any more, nor rated."""
+        return self.closure == self.Closure.DELETED
 
 
 def token_digest(key: str) -> str:
@@ -92,6 +128,73 @@ class ApiToken(models.Model):
         return f"{self.user} {self.name or self.prefix}"
 
 
+class RetiredName(models.Model):
+    """A username that belonged to a deleted account and is never given out again. Only a
+    digest of its lower-case form is kept (``retired_name_digest``), so the list does not read
+    as the names of the people who left; it does not hide a name someone guesses."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    retired_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.digest[:12]
+
+
+def retired_name_digest(username: str) -> str:
+    return hashlib.sha256(username.strip().lower().encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class DataExport(models.Model):
+    """A player's request for their data and, once a worker has built it, the archive (JSON,
+    compressed). Due work: ``build_due_at`` is set while the archive waits to be built (the
+    export sweep queues the build again when it has waited too long); the archive is deleted
+    when it expires, and the row with it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        READY = "ready"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="data_exports")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    build_due_at = models.DateTimeField(null=True, blank=True)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    # The archive: UTF-8 JSON, gzip-compressed; empty until ready.
+    archive = models.BinaryField(default=b"", blank=True)
+    size = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-requested_at"], name="accounts_export_user"),
+                   models.Index(fields=["build_due_at"], name="accounts_export_build_due",
+                                condition=models.Q(build_due_at__isnull=False)),
+                   models.Index(fields=["expires_at"], name="accounts_export_expires",
+                                condition=models.Q(expires_at__isnull=False))]
+        constraints = [models.CheckConstraint(condition=models.Q(status__in=["pending", "ready"]),
+                                              name="accounts_export_status_valid")]
+
+    def __str__(self) -> str:
+        return f"export {self.id} of {self.user_id} ({self.status})"
+
+
+class PasswordResetRequest(models.Model):
+    """Someone asked for a password reset mail for ``email``: due work until the mail (one per
+    account with that address, none when there is no such account) has gone, when the row is
+    deleted, so the address asked about is not kept. ``send_due_at``: since when it waits, or
+    when the account sweep last queued it again."""
+
+    email = models.EmailField(max_length=254)
+    language = models.CharField(max_length=16, blank=True, default="")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    send_due_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["send_due_at"], name="accounts_reset_send_due")]
+
+    def __str__(self) -> str:
+        return f"password reset request {self.pk}"
 class Follow(models.Model):
     """``follower`` follows ``followed`` (one way); two players who follow each other are
     friends."""

@@ -1,4 +1,4 @@
-"""Writes of the accounts app: registration and API tokens."""
+"""Writes of the accounts app: registration, passwords, API tokens and sessions."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import authenticate, password_validation
 from django.contrib.auth.signals import user_logged_in
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest
@@ -21,12 +22,14 @@ from accounts.exceptions import (
     TokenNotFound,
     UsernameTaken,
 )
-from accounts.models import ApiToken, User, token_digest
+from accounts.models import ApiToken, RetiredName, User, retired_name_digest, token_digest
 
 # What the key of a token starts with, so a leaked key is easy to recognise (and scan for).
 KEY_PREFIX = "bp_"
 # Guests' generated names start with this; nobody may sign up with a name that does.
 GUEST_PREFIX = "guest-"
+# Closed accounts that signing in opens again (accounts.closing).
+REOPENABLE = (User.Closure.DISABLED, User.Closure.DELETING)
 
 
 class IssuedToken:
@@ -39,14 +42,16 @@ class IssuedToken:
 
 
 def _check_new_name(username: str, *, exclude: int | None = None) -> None:
+    """A name is taken when an account holds it (in any case) or a deleted account held it."""
     taken = User.objects.filter(username__iexact=username)
     if exclude is not None:
         taken = taken.exclude(pk=exclude)
-    if taken.exists():
+    if taken.exists() or RetiredName.objects.filter(digest=retired_name_digest(username)).exists():
         raise UsernameTaken()
 
 
-def _check_password(candidate: User, password: str) -> None:
+def password_check(candidate: User, password: str) -> None:
+    """Run the password validators (settings.AUTH_PASSWORD_VALIDATORS) on a new password."""
     try:
         password_validation.validate_password(password, user=candidate)
     except ValidationError as exc:
@@ -58,7 +63,7 @@ def user_register(*, username: str, password: str, email: str = "",
                   token_name: str = "") -> tuple[User, IssuedToken]:
     _check_new_name(username)
     candidate = User(username=username, email=email)
-    _check_password(candidate, password)
+    password_check(candidate, password)
     candidate.set_password(password)
     try:
         with transaction.atomic():
@@ -100,7 +105,7 @@ def guest_convert(*, user: User, username: str, password: str, email: str = "",
         raise NotAGuest()
     _check_new_name(username, exclude=guest.pk)
     guest.username, guest.email = username, email
-    _check_password(guest, password)
+    password_check(guest, password)
     guest.set_password(password)
     guest.is_guest = False
     guest.last_active_at = None
@@ -170,13 +175,28 @@ def token_create(user: User, name: str = "", *, expires_in_days: int | None = No
 def token_obtain(*, request: HttpRequest, username: str, password: str,
                  name: str = "", expires_in_days: int | None = None) -> IssuedToken:
     """Sign in: a new token, when the password is right. Wrong passwords count towards the
-    account's and the address's sign-in limits (django-axes, through ``authenticate``)."""
+    account's and the address's sign-in limits (django-axes, through ``authenticate``). A closed
+    account that may be opened again is opened."""
     user = authenticate(request, username=username, password=password)
     if user is None or not isinstance(user, User) or user.is_bot:
         raise InvalidCredentials()
+    # Signing in opens a disabled account again and cancels a deletion not yet done
+    # (accounts.backends lets such an account through the password check).
+    account_reopen(user)
     # A sign-in like the session one: clears the failure counts, records last_login.
     user_logged_in.send(sender=user.__class__, request=request, user=user)
     return token_create(user, name, expires_in_days=expires_in_days)
+
+
+def account_reopen(user: User) -> bool:
+    """Open a disabled account, or one waiting for its deletion, again (the player signed in
+    with their password); True when it was closed."""
+    if user.closure not in REOPENABLE:
+        return False
+    reopened = User.objects.filter(pk=user.pk, closure__in=REOPENABLE).update(
+        is_active=True, closure="", closed_at=None, deletion_due_at=None)
+    user.is_active, user.closure, user.closed_at, user.deletion_due_at = True, "", None, None
+    return bool(reopened)
 
 
 def token_revoke(*, user: User, token_id: int) -> None:
@@ -192,6 +212,34 @@ def token_revoke_all(*, user: User) -> None:
     tokens = list(ApiToken.objects.filter(user=user))
     ApiToken.objects.filter(user=user).delete()
     CachedTokenAuthentication.forget_tokens(tokens)
+
+
+def user_sessions_end(user: User, *, keep: str | None = None) -> int:
+    """Delete every unexpired session signed in as ``user`` but the one keyed ``keep``; returns
+    how many. Sessions keep the user id inside their encoded data, so each live one is
+    decoded."""
+    ended = []
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if session.pk != keep and str(session.get_decoded().get("_auth_user_id")) == str(user.pk):
+            ended.append(session.pk)
+    if ended:
+        Session.objects.filter(pk__in=ended).delete()
+    return len(ended)
+
+
+@transaction.atomic
+def password_set(*, user: User, password: str, keep_token: ApiToken | None = None,
+                 keep_session: str | None = None) -> None:
+    """Give ``user`` a new password (checked by the validators) and end every token and session
+    but those kept: whoever signed in with the old password is signed out."""
+    password_check(user, password)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+    tokens = list(ApiToken.objects.filter(user=user).exclude(
+        pk=keep_token.pk if keep_token is not None else None))
+    ApiToken.objects.filter(pk__in=[token.pk for token in tokens]).delete()
+    CachedTokenAuthentication.forget_tokens(tokens)
+    user_sessions_end(user, keep=keep_session)
 
 
 def tokens_create_bulk(users: list[User], name: str = "") -> dict[str, str]:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("auth/tokens", apis.TokenListApi.as_view(), name="tokens"),
     path("auth/tokens/current", apis.CurrentTokenApi.as_view(), name="token-current"),
     path("auth/tokens/<int:token_id>", apis.TokenDetailApi.as_view(), name="token-detail"),
+    path("me/password", apis.PasswordChangeApi.as_view(), name="password"),
     path("me/following", people_apis.FollowingApi.as_view(), name="following"),
     path("me/following/<str:username>", people_apis.FollowApi.as_view(), name="follow"),
     path("me/followers", people_apis.FollowersApi.as_view(), name="followers"),

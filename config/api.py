@@ -373,6 +373,7 @@ ERROR_DESCRIPTIONS = {
     404: "Not found, or not visible to the caller.",
     406: "The Accept header asks for a media type this endpoint does not serve.",
     409: "Conflict with the current state of the resource.",
+    410: "Gone: the resource expired and was deleted.",
     413: "Request body too large.",
     415: "The body is not sent as application/json.",
     422: "illegal_move: the move breaks a rule named in extra.rule.",

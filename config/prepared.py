@@ -46,10 +46,14 @@ class _Compiled(Generic[M]):
         default_factory=weakref.WeakKeyDictionary)
 
 
-def _compiled(queryset: QuerySet[M], stand_in: object) -> _Compiled[M]:
+def _compiled(queryset: QuerySet[M], stand_in: object,
+              field: Field[Any, Any] | None) -> _Compiled[M]:
     compiler = queryset.query.get_compiler(using=queryset.db)
     sql, params = compiler.as_sql()
-    positions = [index for index, param in enumerate(params) if param == stand_in]
+    # The stand-in as the driver takes it (SQLite takes a UUID as its hex digits, say).
+    wanted = (stand_in if field is None
+              else field.get_db_prep_value(stand_in, compiler.connection))
+    positions = [index for index, param in enumerate(params) if param == wanted]
     if len(positions) != 1:
         raise ValueError(f"The stand-in appears {len(positions)} times among the compiled "
                          "parameters; a prepared query takes exactly one.")
@@ -60,11 +64,14 @@ def _compiled(queryset: QuerySet[M], stand_in: object) -> _Compiled[M]:
 class Prepared(Generic[M]):
     """``build(value)`` is the query for ``value``; ``rows(value, key=...)`` runs it. ``key``
     names whatever else the query's SQL depends on (a registered expression, say): each key is
-    compiled once."""
+    compiled once. ``field``: the field the value is compared with, whose driver form the
+    stand-in takes among the compiled parameters (it differs from one database to another)."""
 
-    def __init__(self, build: Callable[[Any], QuerySet[M]], stand_in: object) -> None:
+    def __init__(self, build: Callable[[Any], QuerySet[M]], stand_in: object,
+                 field: Field[Any, Any] | None = None) -> None:
         self._build = build
         self._stand_in = stand_in
+        self._field = field
         self._by_key: dict[Hashable, _Compiled[M]] = {}
 
     def rows(self, value: object, *, key: Hashable = None) -> list[M]:
@@ -72,7 +79,7 @@ class Prepared(Generic[M]):
         compiled = self._by_key.get(key)
         if compiled is None:
             compiled = self._by_key[key] = _compiled(self._build(self._stand_in),
-                                                     self._stand_in)
+                                                     self._stand_in, self._field)
         params = list(compiled.params)
         params[compiled.position] = value
         answer = (compiled.sql, tuple(params))

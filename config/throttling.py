@@ -60,7 +60,26 @@ class LongPollRateThrottle(UserRateThrottle):
     scope = "longpoll"
 
 
-class SignUpNameRateThrottle(OneTripThrottle):
+class FieldRateThrottle(OneTripThrottle):
+    """A budget per value of one body field (``field``, compared without case), counted per
+    client address too unless ``per_address`` is off. Requests without the field in the body are
+    left to the other throttles."""
+
+    field = "username"
+    per_address = True
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        # An unreadable body raises its coded error (malformed_json) here, as the view would.
+        data = request.data
+        value = data.get(self.field) if isinstance(data, dict) else None
+        if not isinstance(value, str) or not value:
+            return None
+        digest = hashlib.sha256(value.strip().lower().encode("utf-8", "replace")).hexdigest()
+        ident = f"{self.get_ident(request)}:{digest[:32]}" if self.per_address else digest[:32]
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class SignUpNameRateThrottle(FieldRateThrottle):
     """Sign-ups (and guest conversions) per client address *and* chosen username (scope
     ``register_name``).
 
@@ -72,16 +91,6 @@ class SignUpNameRateThrottle(OneTripThrottle):
 
     scope = "register_name"
 
-    def get_cache_key(self, request: Any, view: Any) -> str | None:
-        # An unreadable body raises its coded error (malformed_json) here, as the view would.
-        data = request.data
-        username = data.get("username") if isinstance(data, dict) else None
-        if not isinstance(username, str) or not username:
-            return None
-        name = hashlib.sha256(username.strip().lower().encode("utf-8", "replace")).hexdigest()
-        ident = f"{self.get_ident(request)}:{name[:32]}"
-        return self.cache_format % {"scope": self.scope, "ident": ident}
-
 
 class AddressScopedRateThrottle(ScopedRateThrottle):
     """A view's scoped budget counted per client address even for a signed-in caller (DRF's
@@ -91,5 +100,6 @@ class AddressScopedRateThrottle(ScopedRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-__all__ = ["AddressScopedRateThrottle", "AnonRateThrottle", "LongPollRateThrottle",
+__all__ = ["AddressScopedRateThrottle", "AnonRateThrottle", "FieldRateThrottle",
+           "LongPollRateThrottle",
            "PlayerRateThrottle", "ScopedRateThrottle", "SignUpNameRateThrottle"]

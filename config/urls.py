@@ -6,7 +6,7 @@ from django.views.i18n import JavaScriptCatalog, JSONCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import health, metrics
-from games.notify import views as notify_views
+from games.web import app_manifest, worker
 from games.web import views as web
 
 # Swagger UI's page loads its script from a URL of its own (the split view), so the
@@ -26,14 +26,17 @@ urlpatterns = [
     path("api/", include("accounts.urls")),
     path("api/", include("games.api.urls")),
     path("api/", include("games.notify.urls")),
+    path("api/", include("games.lifecycle.urls")),
     path("api/", include("games.people.urls")),
     path("api/", include("games.tournaments.urls")),
     # The web client's translated texts (locale/<lang>/LC_MESSAGES/djangojs.po) in the
     # request's language: as a script defining gettext() and friends, or as JSON for a module.
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["games.web"]), name="javascript-catalog"),
     path("jsi18n.json", JSONCatalog.as_view(packages=["games.web"]), name="json-catalog"),
-    # The web client's service worker (Web Push), at the root so that it may serve every page.
-    path("sw.js", notify_views.service_worker, name="service-worker"),
+    # The web client's service worker (offline shell, moves kept on the device, Web Push), at
+    # the root so that it may serve every page; its manifest, which makes it installable.
+    path("sw.js", worker.service_worker, name="service-worker"),
+    path("manifest.webmanifest", app_manifest.manifest_view, name="web-manifest"),
     # The reference web client (after the API: its routes never shadow an API URL).
     path("", web.index, name="web"),
     re_path(web.CLIENT_ROUTES, web.index, name="web-route"),

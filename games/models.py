@@ -270,6 +270,8 @@ class UserEvent(models.Model):
         # not cover (with that move's key, as the player saw it), or its reply was refused.
         PLAN_NOT_COVERED = "plan_not_covered"
         PLAN_DROPPED = "plan_dropped"
+        # The player's data export (games.lifecycle.export) is built and can be downloaded.
+        EXPORT_READY = "export_ready"
         # Someone wrote in the chat of a match the player sits in (at most one entry per match
         # per quiet period, games.people.notices), and a moderator's warning to the player.
         CHAT = "chat"

@@ -15,6 +15,10 @@ from typing import Any
 from celery import shared_task
 from django.db import OperationalError
 
+from games.lifecycle.erasure import guests_idle_delete
+from games.lifecycle.export import export_build
+from games.lifecycle.recovery import password_reset_send
+from games.lifecycle.sweep import account_work_sweep
 from games.services import (
     deadlines_sweep,
     due_work_sweep,
@@ -25,7 +29,6 @@ from games.services import (
     vacations_sweep,
 )
 from games.services import scheduling as names
-from games.services.guests import guests_idle_delete
 
 TASK_OPTIONS: dict[str, Any] = {
     "acks_late": True,
@@ -74,3 +77,18 @@ def guests_idle_delete_task() -> dict[str, int]:
 @shared_task(name=names.VACATIONS_SWEEP, **TASK_OPTIONS)
 def vacations_sweep_task() -> dict[str, int]:
     return vacations_sweep()
+
+
+@shared_task(name=names.EXPORT_BUILD, **TASK_OPTIONS)
+def export_build_task(export_id: str) -> bool:
+    return export_build(export_id=export_id)
+
+
+@shared_task(name=names.PASSWORD_RESET_SEND, **TASK_OPTIONS)
+def password_reset_send_task(request_id: int) -> int:
+    return password_reset_send(request_id=request_id)
+
+
+@shared_task(name=names.ACCOUNT_WORK_SWEEP, **TASK_OPTIONS)
+def account_work_sweep_task() -> dict[str, int]:
+    return account_work_sweep()

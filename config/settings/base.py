@@ -178,6 +178,13 @@ REST_FRAMEWORK = {
         "guest": env("THROTTLE_GUEST", default="300/hour"),
         "guest_user": env("THROTTLE_GUEST_USER", default="300/min"),
         "longpoll": env("THROTTLE_LONGPOLL", default="3000/min"),
+        # Password reset mails asked for per client address, and per address asked about
+        # (whoever asks: a mailbox is not flooded); reset links tried per client address.
+        "password_forgot": env("THROTTLE_PASSWORD_FORGOT", default="30/hour"),
+        "password_forgot_email": env("THROTTLE_PASSWORD_FORGOT_EMAIL", default="3/hour"),
+        "password_reset": env("THROTTLE_PASSWORD_RESET", default="30/hour"),
+        # Data exports asked for per player.
+        "export": env("THROTTLE_EXPORT", default="3/day"),
         # Chat lines said, and reports filed, per player (games.people).
         "chat": env("THROTTLE_CHAT", default="10/min"),
         "report": env("THROTTLE_REPORT", default="20/day"),
@@ -208,6 +215,8 @@ REST_FRAMEWORK["NUM_PROXIES"] = TRUSTED_PROXY_COUNT
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # A disabled account, or one waiting for its deletion, opens again by signing in.
+    "accounts.backends.ReopeningModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("SIGNIN_FAILURE_LIMIT", default=10)
 AXES_COOLOFF_TIME = env.float("SIGNIN_COOLOFF_MINUTES", default=15.0) / 60
@@ -229,6 +238,17 @@ MAX_ACTIVE_BOT_MATCHES = env.int("MAX_ACTIVE_BOT_MATCHES", default=10)
 GUEST_TOKEN_DAYS = env.int("GUEST_TOKEN_DAYS", default=30)
 GUEST_MAX_ACTIVE_MATCHES = env.int("GUEST_MAX_ACTIVE_MATCHES", default=3)
 GUEST_IDLE_DAYS = env.int("GUEST_IDLE_DAYS", default=14)
+
+# Closing an account (accounts.closing, games.lifecycle): a deletion is done this many days
+# after it was asked for, unless the player signs in first. A data export's archive can be
+# downloaded for EXPORT_KEEP_DAYS, then it is deleted. A password reset link works for
+# PASSWORD_RESET_TIMEOUT seconds (Django's token generator), once. The account sweep does the
+# deletions that fell due, builds the exports and sends the reset mails whose task was lost,
+# and deletes expired archives.
+ACCOUNT_DELETION_GRACE_DAYS = env.int("ACCOUNT_DELETION_GRACE_DAYS", default=30)
+EXPORT_KEEP_DAYS = env.int("EXPORT_KEEP_DAYS", default=7)
+PASSWORD_RESET_TIMEOUT = env.int("PASSWORD_RESET_TIMEOUT", default=86400)
+ACCOUNT_WORK_GRACE_SECONDS = env.float("ACCOUNT_WORK_GRACE_SECONDS", default=60.0)
 
 # The admin site (/admin/), behind the same sign-in protection; off when false.
 ADMIN_ENABLED = env.bool("DJANGO_ADMIN_ENABLED", default=True)
@@ -253,7 +273,7 @@ CONTENT_SECURITY_POLICY = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Boardpost API",
     "DESCRIPTION": "Turn-based matches of Nibble, Nimble and Nimalia, with bots and ratings.",
-    "VERSION": "2.11.0",
+    "VERSION": "2.12.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
@@ -261,12 +281,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Both a match and a tournament have a status: each keeps a name of its own.
+    # Choice sets whose field name another component's also has: each keeps a name of its own.
     "ENUM_NAME_OVERRIDES": {"ChatRoomEnum": ["players", "spectators"],
                             "ReportStatusEnum": ["open", "dismissed", "acted"],
                             "StatusEnum": ["open", "active", "finished", "aborted"],
                             "TournamentStatusEnum": ["entry", "running", "finished",
-                                                     "cancelled"]},
+                                                     "cancelled"],
+                            "DataExportStatusEnum": "accounts.models.DataExport.Status"},
     # Each error response lists its codes; the default hook (enum components) still runs.
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "config.api.error_codes_hook",
@@ -371,6 +392,10 @@ CELERY_BEAT_SCHEDULE: dict = {
     "clean-up-idle-guests": {
         "task": "games.guests_idle_delete",
         "schedule": env.float("GUEST_CLEANUP_SECONDS", default=3600.0),
+    },
+    "sweep-accounts": {
+        "task": "games.account_work_sweep",
+        "schedule": env.float("ACCOUNT_SWEEP_SECONDS", default=60.0),
     },
 }
 # Work a match waits on (a bot's turn or next action, the engine's automatic step, the rating)

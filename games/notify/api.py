@@ -151,8 +151,7 @@ class SettingsSerializer(serializers.Serializer):
         child=serializers.BooleanField()), help_text=(
         "Every kind (your_turn, deadline_soon, invited, match_finished, vacation_ending, "
         "vacation_ended, auto_vacation_started, plan_not_covered, plan_dropped, chat, "
-        "tournament) with its "
-        "channels (push, email): on or off."))
+        "tournament, export_ready) with its channels (push, email): on or off."))
     reminder_offsets = serializers.ListField(child=serializers.IntegerField(), help_text=(
         "Seconds before each deadline at which you are reminded, longest first."))
     email_digest = serializers.BooleanField()

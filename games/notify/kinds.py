@@ -31,6 +31,7 @@ KIND_OF: dict[str, Kind] = {
     UserEvent.Type.AUTO_VACATION_STARTED: Kind.AUTO_VACATION_STARTED,
     UserEvent.Type.PLAN_NOT_COVERED: Kind.PLAN_NOT_COVERED,
     UserEvent.Type.PLAN_DROPPED: Kind.PLAN_DROPPED,
+    UserEvent.Type.EXPORT_READY: Kind.EXPORT_READY,
     UserEvent.Type.CHAT: Kind.CHAT,
     UserEvent.Type.TOURNAMENT_STARTS_SOON: Kind.TOURNAMENT,
     UserEvent.Type.TOURNAMENT_ROUND: Kind.TOURNAMENT,
@@ -52,6 +53,7 @@ DEFAULTS: dict[str, dict[str, bool]] = {
     Kind.AUTO_VACATION_STARTED: {Channel.PUSH: True, Channel.EMAIL: True},
     Kind.PLAN_NOT_COVERED: {Channel.PUSH: True, Channel.EMAIL: False},
     Kind.PLAN_DROPPED: {Channel.PUSH: True, Channel.EMAIL: False},
+    Kind.EXPORT_READY: {Channel.PUSH: True, Channel.EMAIL: True},
     # A chat entry goes out at most once per match per quiet period (games.people.notices).
     Kind.CHAT: {Channel.PUSH: True, Channel.EMAIL: False},
     Kind.TOURNAMENT: {Channel.PUSH: True, Channel.EMAIL: True},
@@ -80,6 +82,7 @@ LABELS: dict[str, str] = _Translated({
     Kind.AUTO_VACATION_STARTED: gettext_noop("a vacation started instead of a timeout"),
     Kind.PLAN_NOT_COVERED: gettext_noop("a move your plan did not cover"),
     Kind.PLAN_DROPPED: gettext_noop("your plan could not be played"),
+    Kind.EXPORT_READY: gettext_noop("your data export is ready"),
     Kind.CHAT: gettext_noop("a line in your match's chat"),
     Kind.TOURNAMENT: gettext_noop("your tournaments"),
 })
@@ -157,9 +160,10 @@ def message(entry: Mapping[str, Any], rating: Mapping[str, Any] | None = None) -
     game = _game(entry)
     path = f"/match/{match}" if match else "/inbox"
     kind = KIND_OF[entry["type"]]
-    if kind in (Kind.VACATION_ENDING, Kind.VACATION_ENDED):
-        title, body = _vacation_words(kind, data)
-        return Message(kind=str(kind), title=title, body=body, path=VACATION_PATH, match=None,
+    if kind in OWN_PAGES:  # about the player's own vacation or data: on their own page
+        title, body = (_export_words(data) if kind == Kind.EXPORT_READY
+                       else _vacation_words(kind, data))
+        return Message(kind=str(kind), title=title, body=body, path=OWN_PAGES[kind], match=None,
                        tag=f"{kind}:{entry.get('id')}")
     if kind == Kind.AUTO_VACATION_STARTED:
         title, body = _auto_vacation_words(game, data)
@@ -217,8 +221,20 @@ def _chat_words(game: str, data: Mapping[str, Any]) -> tuple[str, str]:
     return title, _("Open the match to read it.")
 
 
-# The web client's page with the vacation switch.
+# The web client's page with the vacation switch, and the account's page (password, closing,
+# data exports): where the notices about the player's own vacation and data lead.
 VACATION_PATH = "/notifications"
+ACCOUNT_PATH = "/account"
+OWN_PAGES = {Kind.VACATION_ENDING: VACATION_PATH, Kind.VACATION_ENDED: VACATION_PATH,
+             Kind.EXPORT_READY: ACCOUNT_PATH}
+
+
+def _export_words(data: Mapping[str, Any]) -> tuple[str, str]:
+    """The title and body of the notice that the player's data export is ready."""
+    when = _when(data.get("expires_at"))
+    return (_("Your Boardpost data is ready"),
+            _("Download it from your account page before %(when)s.") % {"when": when}
+            if when else _("Download it from your account page."))
 
 
 def _vacation_words(kind: str, data: Mapping[str, Any]) -> tuple[str, str]:

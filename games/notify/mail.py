@@ -1,6 +1,7 @@
 """Mails through Django's email framework: plain text and HTML, each with signed links that
 unsubscribe in one click without signing in (and the List-Unsubscribe headers of RFC 2369 and
-RFC 8058, so mail programs offer it too), and the links that verify an address.
+RFC 8058, so mail programs offer it too), the links that verify an address, and the password
+reset link.
 
 Links are absolute, on SITE_URL. Tokens are signed with the project's secret key
 (``django.core.signing``) under salts of their own, so one kind cannot stand in for another.
@@ -117,6 +118,17 @@ def verification_mail(*, user_id: int, to: str) -> EmailMultiAlternatives:
     return _mail(to=to, subject=gettext("Boardpost: confirm your email address"),
                  template="verify",
                  context={"link": link, "days": VERIFY_MAX_AGE_SECONDS // 86400},
+                 unsubscribe=None)
+
+
+def password_reset_mail(*, to: str, username: str, query: dict[str, str],
+                        hours: int) -> EmailMultiAlternatives:
+    """The link to the web client's page that chooses a new password (``query``: the account's
+    id and token, ``games.lifecycle.recovery``), working for ``hours``."""
+    return _mail(to=to, subject=gettext("Boardpost: choose a new password"),
+                 template="password_reset",
+                 context={"link": site_url("/password/reset", query), "username": username,
+                          "hours": hours},
                  unsubscribe=None)
 
 

@@ -34,6 +34,7 @@ class Kind(models.TextChoices):
     AUTO_VACATION_STARTED = "auto_vacation_started"
     PLAN_NOT_COVERED = "plan_not_covered"
     PLAN_DROPPED = "plan_dropped"
+    EXPORT_READY = "export_ready"
     CHAT = "chat"
     # Every tournament notice: it starts soon, your match of a round, you were withdrawn, it
     # finished.

@@ -22,6 +22,7 @@ from games.notify import kinds, mail, push
 from games.notify.models import Delivery, Kind, NotificationSettings, PushSubscription
 from games.notify.preferences import email_address
 from games.notify.records import Status, finish
+from games.selectors.lists import waiting_count
 
 logger = logging.getLogger(__name__)
 
@@ -32,17 +33,19 @@ class DeliveryDeferred(Exception):
     """Some notification could not be sent for now; the task retries (with backoff)."""
 
 
-def push_payload(entry: Mapping[str, Any], message: kinds.Message) -> dict[str, Any]:
-    """What a device receives (encrypted): the words, where to go, and the feed entry."""
+def push_payload(entry: Mapping[str, Any], message: kinds.Message, *,
+                 waiting: int) -> dict[str, Any]:
+    """What a device receives (encrypted): the words, where to go, the feed entry, and how
+    many matches wait for the person now (the installed app's badge)."""
     return {"title": message.title, "body": message.body, "url": message.path,
             "tag": message.tag, "kind": message.kind, "match": message.match,
-            "event": entry.get("id")}
+            "event": entry.get("id"), "waiting": waiting}
 
 
 def send_push(delivery: Delivery, devices: list[PushSubscription],
               entry: Mapping[str, Any], message: kinds.Message) -> bool:
     """Push to every device that has not accepted this delivery yet; whether any has."""
-    payload = push_payload(entry, message)
+    payload = push_payload(entry, message, waiting=waiting_count(user_id=delivery.user_id))
     urgent = message.kind in (Kind.YOUR_TURN, Kind.DEADLINE_SOON)
     done = set(delivery.delivered_to)
     retry = False

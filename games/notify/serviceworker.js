@@ -1,9 +1,10 @@
 // @ts-check
-// Boardpost's service worker (served at /sw.js, scope "/"): shows each Web Push message as a
-// notification, opens the match it is about when the player clicks it, and follows the push
-// service when it replaces this browser's subscription. The message is the server's JSON:
-// {title, body, url, tag, kind, match, event}; it says what the player's own feed says,
-// nothing more.
+// The push part of Boardpost's service worker (served at /sw.js, scope "/", after the offline
+// part: games/web/worker.py): shows each Web Push message as a notification and sets the app
+// badge, opens the match it is about when the player clicks it (focusing a window already on
+// the site), and follows the push service when it replaces this browser's subscription. The
+// message is the server's JSON: {title, body, url, tag, kind, match, event, waiting}; it says
+// what the player's own feed says, nothing more.
 
 // The subscription this browser registered with the server ({endpoint, keys: {auth}}), kept
 // by the page (push.js) in Cache Storage: a service worker cannot read the page's
@@ -17,9 +18,17 @@ const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (
 worker.addEventListener("install", () => worker.skipWaiting());
 worker.addEventListener("activate", (event) => event.waitUntil(worker.clients.claim()));
 
-/** The notification for one push message.
- * @param {{title?: unknown, body?: unknown, url?: unknown, tag?: unknown}} data */
+/** The notification for one push message, and the app badge: how many matches wait for the
+ * player now (the message's `waiting`; 0 clears it), where the browser shows one.
+ * @param {{title?: unknown, body?: unknown, url?: unknown, tag?: unknown, waiting?: unknown}}
+ *   data */
 async function showPush(data) {
+  if (typeof data.waiting === "number") {
+    const badge = /** @type {WorkerNavigator & {setAppBadge?: (n?: number) => Promise<void>,
+     * clearAppBadge?: () => Promise<void>}} */ (worker.navigator);
+    const set = data.waiting > 0 ? badge.setAppBadge?.(data.waiting) : badge.clearAppBadge?.();
+    await set?.catch(() => {});
+  }
   const title = typeof data.title === "string" ? data.title : "Boardpost";
   const url = typeof data.url === "string" && data.url.startsWith("/") ? data.url : "/";
   await worker.registration.showNotification(title, {

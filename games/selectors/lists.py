@@ -105,6 +105,17 @@ def matches_awaiting(*, user: User) -> list[UUID]:
     return [match_id for match_id, index, actors in rows if index in actors]
 
 
+def waiting_count(*, user_id: int) -> int:
+    """How many matches wait for the player: active ones where one of their seats must act,
+    and invitations not answered yet (the web client's "waiting for you" badge, and the app
+    badge a push sets)."""
+    rows = Seat.objects.filter(user_id=user_id, match__status=Match.Status.ACTIVE).values_list(
+        "index", "match__actors")
+    invited = Seat.objects.filter(user_id=user_id, match__status=Match.Status.OPEN,
+                                  joined_at__isnull=True).count()
+    return sum(1 for index, actors in rows if index in actors) + invited
+
+
 def _awaiting(matches: Iterable[Match], user: User) -> set[UUID]:
     """Those of ``matches`` (their seats read) where one of my seats must act."""
     return {match.id for match in matches

@@ -193,7 +193,7 @@ def _finish(locked: LockedMatch, outcome: Outcome, fields: list[str]) -> None:
     match_ended(MatchEnd(locked=locked))
     wake: set[str] = set()
     for seat in locked.seats:
-        if seat.user is not None and not seat.user.is_bot:
+        if seat.user is not None and not seat.user.is_bot and not seat.user.is_deleted:
             notify(user_ids=[seat.user.id], type=UserEvent.Type.MATCH_FINISHED, match=match,
                    game=match.game, rank=seat.rank, reason=outcome.reason, wake=wake,
                    reachable=locked.reachable(seat))
@@ -266,8 +266,9 @@ def _append(match: Match, *, payload: dict[str, Any], events: list[Any] | None =
 
 
 def human_ids(seats: Iterable[Seat]) -> list[int]:
-    """The people seated (bots left out)."""
-    return [seat.user.id for seat in seats if seat.user is not None and not seat.user.is_bot]
+    """The people seated (bots and deleted accounts left out)."""
+    return [seat.user.id for seat in seats
+            if seat.user is not None and not seat.user.is_bot and not seat.user.is_deleted]
 
 
 def _snapshot(locked: LockedMatch, state: Any, *, previous_actors: frozenset[int],

@@ -1,4 +1,5 @@
-"""Guests who stopped playing: their accounts and matches are deleted after a while.
+"""Guests who stopped playing: their accounts and matches are deleted after a while (by
+``games.lifecycle.erasure.guests_idle_delete``, the steps of any account's deletion).
 
 A guest (``accounts.User.is_guest``) plays bots only, so every match a guest sits in is one
 they created against bots: deleting it touches nobody else's history (guest matches are never
@@ -11,12 +12,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
-from accounts.authentication import CachedTokenAuthentication
-from accounts.models import ApiToken, User
+from accounts.models import User
 from games.models import Match
 
 
@@ -30,23 +29,3 @@ def guests_idle(*, now: datetime | None = None) -> list[int]:
                         | Q(last_active_at__isnull=True, date_joined__lt=cutoff))
                 .exclude(Exists(recent)).order_by("last_active_at", "pk")
                 .values_list("pk", flat=True))
-
-
-def guests_idle_delete(*, now: datetime | None = None, batch: int = 200) -> dict[str, int]:
-    """Delete up to ``batch`` idle guests with their matches, one guest per transaction (the
-    periodic task calls it; the next run takes the rest). Returns the counts."""
-    deleted = {"guests": 0, "matches": 0}
-    for guest_id in guests_idle(now=now)[:batch]:
-        with transaction.atomic():
-            guest = User.objects.select_for_update().filter(pk=guest_id, is_guest=True).first()
-            if guest is None:  # signed up meanwhile
-                continue
-            tokens = list(ApiToken.objects.filter(user=guest))
-            matches = Match.objects.filter(Q(created_by=guest) | Q(seats__user=guest))
-            ids = list(matches.values_list("pk", flat=True).distinct())
-            Match.objects.filter(pk__in=ids).delete()
-            guest.delete()
-        CachedTokenAuthentication.forget_tokens(tokens)
-        deleted["guests"] += 1
-        deleted["matches"] += len(ids)
-    return deleted

@@ -148,7 +148,7 @@ _REACHABLE = "notify_reachable"
 
 # Built and compiled once per process and per registration (config.prepared): it runs on every
 # change of every match.
-_LOCK_QUERY = Prepared(_lock_query, stand_in=UUID(int=0))
+_LOCK_QUERY = Prepared(_lock_query, stand_in=UUID(int=0), field=Match._meta.pk)
 
 
 def _locked_rows(match_id: UUID | str) -> tuple[list[Seat], frozenset[int] | None]:

@@ -20,20 +20,17 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from django.contrib.sessions.models import Session
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import token_revoke_all
+from accounts.services import token_revoke_all, user_sessions_end
 from games import movelog
 from games.exceptions import MatchNotRunning, MatchNotStarted
 from games.kit.protocol import Outcome, forfeit_ranks
-from games.models import AuditEntry, Match, Move, Seat
+from games.models import AuditEntry, Match, Seat
 from games.services import _recording
-from games.services.leaving import seat_forfeit
+from games.services.leaving import matches_leave
 from games.services.locking import match_lock, version_check
-from games.services.notifications import match_changed
 
 logger = logging.getLogger(__name__)
 
@@ -187,60 +184,13 @@ def user_ban(*, actor: User, user_id: int, reason: str) -> BanResult:
     tokens = user.api_tokens.count()
     token_revoke_all(user=user)
     result = BanResult(entry=None, tokens_revoked=tokens, sessions_ended=user_sessions_end(user))
-    running = (Match.objects.filter(seats__user=user, status__in=[Match.Status.OPEN,
-                                                                  Match.Status.ACTIVE])
-               .order_by("id").values_list("id", flat=True).distinct())
-    for match_id in list(running):
-        done = player_leave(user=user, match_id=match_id)
-        if done:
-            result.matches[str(match_id)] = done
+    result.matches = matches_leave(user=user, reason=movelog.BANNED)
     if newly:
         result.entry = audit_record(actor=actor, action=AuditEntry.Action.BAN, reason=reason,
                                     user=user, tokens_revoked=result.tokens_revoked,
                                     sessions_ended=result.sessions_ended,
                                     matches=result.matches)
     return result
-
-
-def player_leave(*, user: User, match_id: UUID, reason: str = movelog.BANNED) -> str | None:
-    """Take ``user`` out of a running match the way the rules let a player leave it, under
-    the match's lock: an invitation not accepted is withdrawn (the seat opens again), a match
-    nobody has moved in is aborted, and in any other the seat forfeits with ``reason``
-    (``movelog.BANNED``, ``DISQUALIFIED``). Returns what was done ("seat_reopened",
-    "aborted", "forfeited"), or None when the user had nothing left to leave there."""
-    locked = match_lock(match_id=match_id, missing_ok=True)
-    if locked is None or not locked.match.is_running:
-        return None
-    match = locked.match
-    seat = next((s for s in locked.seats if s.user_id == user.pk), None)
-    if seat is None or seat.forfeited_at is not None:
-        return None
-    if match.status == Match.Status.OPEN:
-        if seat.joined_at is None:
-            seat.user = None
-            seat.save(update_fields=["user"])
-            match.save(update_fields=["updated_at"])
-            match_changed(match)
-            return "seat_reopened"
-        _recording.abort(locked=locked, reason=movelog.ABORTED)
-        return "aborted"
-    if not match.moves.filter(kind=Move.Kind.MOVE).exists():
-        _recording.abort(locked=locked, reason=movelog.ABORTED)
-        return "aborted"
-    seat_forfeit(locked=locked, seat=seat, reason=reason)
-    return "forfeited"
-
-
-def user_sessions_end(user: User) -> int:
-    """Delete every unexpired session signed in as ``user``; returns how many. Sessions keep
-    the user id inside their encoded data, so each live one is decoded."""
-    ended = []
-    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
-        if str(session.get_decoded().get("_auth_user_id")) == str(user.pk):
-            ended.append(session.pk)
-    if ended:
-        Session.objects.filter(pk__in=ended).delete()
-    return len(ended)
 
 
 @transaction.atomic

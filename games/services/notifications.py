@@ -23,6 +23,7 @@ NOTIFIED_TYPES = frozenset({UserEvent.Type.YOUR_TURN, UserEvent.Type.DEADLINE_SO
                             UserEvent.Type.VACATION_ENDED,
                             UserEvent.Type.AUTO_VACATION_STARTED,
                             UserEvent.Type.PLAN_NOT_COVERED, UserEvent.Type.PLAN_DROPPED,
+                            UserEvent.Type.EXPORT_READY,
                             UserEvent.Type.CHAT,
                             UserEvent.Type.TOURNAMENT_STARTS_SOON,
                             UserEvent.Type.TOURNAMENT_ROUND,

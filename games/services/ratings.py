@@ -17,7 +17,9 @@ def match_rate(*, match_id: str) -> bool:
     """Rate a finished, rated match from its final ranking, once.
 
     Seats that resigned or timed out already rank last (the engines rank those who left below
-    everyone, the first to leave last). Returns whether ratings changed."""
+    everyone, the first to leave last). A deleted account still ranks where it placed, for the
+    others' sake, but keeps no rating nor history and is told nothing. Returns whether ratings
+    changed."""
     locked = match_lock(match_id=match_id, missing_ok=True)
     if locked is None or not locked.match.rated or locked.match.status != Match.Status.FINISHED:
         return False
@@ -49,6 +51,8 @@ def match_rate(*, match_id: str) -> bool:
     after = ratings.rate([(r.mu, r.sigma) for r in before], [rank for _, rank in placed])
     changes = []
     for (user, rank), rating, (mu, sigma) in zip(placed, before, after, strict=True):
+        if user.is_deleted:
+            continue
         changes.append(RatingChange(
             user=user, game=match.game, match=match, rank=rank,
             mu_before=rating.mu, sigma_before=rating.sigma, display_before=rating.display,
@@ -62,7 +66,8 @@ def match_rate(*, match_id: str) -> bool:
     RatingChange.objects.bulk_create(changes)
     # The match's answers now carry the rating changes: a new ETag.
     match.save(update_fields=["updated_at"])
-    for (user, _), change in zip(placed, changes, strict=True):
+    for change in changes:
+        user = change.user
         if not user.is_bot:
             notify(user_ids=[user.id], type=UserEvent.Type.RATING_CHANGED, match=match,
                    game=match.game, before=change.display_before, after=change.display_after)

@@ -49,6 +49,12 @@ PEOPLE_SWEEP = "games.people_sweep"
 TOURNAMENT_ADVANCE = "games.tournament_advance"
 TOURNAMENTS_SWEEP = "games.tournaments_sweep"
 
+# The account's life (games.lifecycle): a data export's build, a password reset mail, and the
+# sweep of what is due (deletions, builds and mails waiting too long, expired archives).
+EXPORT_BUILD = "games.export_build"
+PASSWORD_RESET_SEND = "games.password_reset_send"
+ACCOUNT_WORK_SWEEP = "games.account_work_sweep"
+
 # Every task goes to the queue of its kind, so that one kind of work never waits behind
 # another: a flood of bot moves never delays a round's scoring that every player of the match
 # waits for, and a slow mail server never holds up a rating. Each queue has workers of its own
@@ -61,9 +67,11 @@ KIND_OF_TASK = {
     MATCH_BOT_RACE_TICK: BOTS,
     MATCH_SYSTEM_STEP_RUN: STEPS,
     TOURNAMENT_ADVANCE: STEPS,
+    EXPORT_BUILD: STEPS,
     MATCH_RATE: RATINGS,
     NOTIFY_DELIVER: NOTIFICATIONS,
     NOTIFY_DIGEST_SEND: NOTIFICATIONS,
+    PASSWORD_RESET_SEND: NOTIFICATIONS,
     DEADLINES_SWEEP: SWEEPS,
     DUE_WORK_SWEEP: SWEEPS,
     VACATIONS_SWEEP: SWEEPS,
@@ -71,6 +79,7 @@ KIND_OF_TASK = {
     NOTIFY_SWEEP: SWEEPS,
     PEOPLE_SWEEP: SWEEPS,
     TOURNAMENTS_SWEEP: SWEEPS,
+    ACCOUNT_WORK_SWEEP: SWEEPS,
 }
 
 
@@ -93,7 +102,8 @@ def route_task(name: str, args: Any, kwargs: Any, options: Any, task: Any = None
 
 
 TASK_NAMES = (MATCH_BOT_MOVE_PLAY, MATCH_BOT_RACE_TICK, MATCH_SYSTEM_STEP_RUN, MATCH_RATE,
-              DEADLINES_SWEEP, DUE_WORK_SWEEP, VACATIONS_SWEEP)
+              DEADLINES_SWEEP, DUE_WORK_SWEEP, VACATIONS_SWEEP, EXPORT_BUILD,
+              PASSWORD_RESET_SEND, ACCOUNT_WORK_SWEEP)
 
 logger = logging.getLogger(__name__)
 
@@ -190,3 +200,13 @@ def notify_after_commit(*, event_ids: list[int]) -> None:
     them. A message that is lost (the broker down at commit) is made good by the notification
     sweep (``games.notify.sweeps.sweep``), which finds entries that were never delivered."""
     _after_commit(NOTIFY_DELIVER, (event_ids,))
+
+
+def export_build_after_commit(*, export_id: str) -> None:
+    """The build of a data export's archive (``games.lifecycle.export``)."""
+    _after_commit(EXPORT_BUILD, (export_id,))
+
+
+def password_reset_send_after_commit(*, request_id: int) -> None:
+    """The password reset mails of one request (``games.lifecycle.recovery``)."""
+    _after_commit(PASSWORD_RESET_SEND, (request_id,))

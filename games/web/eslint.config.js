@@ -40,7 +40,7 @@ export default [
     rules: noHtmlSinks,
   },
   {
-    files: ["**/notify/serviceworker.js"],
+    files: ["**/notify/serviceworker.js", "**/web/offline-worker.js"],
     languageOptions: {
       ecmaVersion: 2024,
       sourceType: "script",

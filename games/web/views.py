@@ -22,10 +22,10 @@ CLIENT_DIR = Path(__file__).resolve().parent / "static" / "boardpost"
 
 # The client's own routes (the page's router handles them); anything else stays a 404.
 CLIENT_ROUTES = (
-    r"^(?:signin|lobby|inbox|notifications|friends|blocks|leaderboards(?:/[a-z]+)?"
-    r"|player/[A-Za-z0-9_.-]{1,150}|match/[0-9a-fA-F-]{36}|rules(?:/[a-z][a-z0-9_]*)?"
-    r"|tournaments(?:/new)?|tournament/[0-9a-fA-F-]{36}"
-    r"|tutorial/[a-z][a-z0-9_]*)/?$"
+    r"^(?:signin|lobby|inbox|notifications|friends|blocks|account|password/(?:forgot|reset)"
+    r"|leaderboards(?:/[a-z]+)?|player/[A-Za-z0-9_.-]{1,150}|match/[0-9a-fA-F-]{36}"
+    r"|rules(?:/[a-z][a-z0-9_]*)?|tutorial/[a-z][a-z0-9_]*"
+    r"|tournaments(?:/new)?|tournament/[0-9a-fA-F-]{36})/?$"
 )
 
 

@@ -13,8 +13,8 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.models import ApiToken, User
+from games.lifecycle.erasure import guests_idle_delete
 from games.models import Match, Rating
-from games.services.guests import guests_idle_delete
 from tests.factories import BotFactory
 from tests.games.matchplay import assert_error, match_url
 

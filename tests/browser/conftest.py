@@ -335,7 +335,8 @@ class Web:
 
 def _expected_console_error(text: str) -> bool:
     # Chromium logs every 4xx answer as a console error; an illegal move is one on purpose.
-    return "status of 4" in text
+    # A test that takes the network away (context.set_offline) makes every request fail.
+    return "status of 4" in text or "net::ERR_INTERNET_DISCONNECTED" in text
 
 
 @pytest.hookimpl(wrapper=True)
@@ -348,27 +349,37 @@ def pytest_runtest_makereport(item, call):
 AXE_DIR = Path(__file__).resolve().parent / "axe"
 
 
+@contextmanager
+def npm_packages(folder: Path, needed: Path, lock_name: str, what: str) -> Iterator[None]:
+    """The npm packages of ``folder`` (its package-lock.json), installed with npm ci when
+    ``needed`` is missing, the lock ``var/<lock_name>`` held meanwhile and inside the block:
+    test processes running at once (make test's) install them once, one after the other, and
+    whoever reinstalls them under the same lock waits. Skips without npm (fails in CI)."""
+    import fcntl
+    import shutil
+    import subprocess
+
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{what} need node and npm in CI")
+        pytest.skip(f"{what} need node and npm")
+    (ROOT / "var").mkdir(exist_ok=True)
+    with (ROOT / "var" / lock_name).open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not needed.is_file():
+            subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+                           cwd=folder, check=True, stdout=subprocess.DEVNULL)
+        yield
+
+
 @pytest.fixture(scope="session")
 def axe_source() -> str:
     """axe-core's browser script, from npm (tests/browser/axe: package.json + package-lock.json,
     installed here with npm ci when missing; never served by the site)."""
     script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
     if not script.is_file():
-        import fcntl
-        import shutil
-        import subprocess
-
-        if shutil.which("npm") is None:
-            if os.environ.get("CI") == "true":
-                pytest.fail("the accessibility checks need npm in CI")
-            pytest.skip("the accessibility checks need npm (to install axe-core)")
-        # Test processes running at once (make test's) install it once, one after the other.
-        (ROOT / "var").mkdir(exist_ok=True)
-        with (ROOT / "var" / "axe-install.lock").open("w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not script.is_file():
-                subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-                               cwd=AXE_DIR, check=True)
+        with npm_packages(AXE_DIR, script, "axe-install.lock", "the accessibility checks"):
+            pass
     return script.read_text()
 
 

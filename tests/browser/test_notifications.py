@@ -138,10 +138,11 @@ def test_the_page_asks_on_click_registers_lists_removes_and_edits(nweb, server_u
     expect(page.locator("#push-enable")).to_be_visible()
     expect(page.locator("#notification-settings")).to_contain_text(
         "No device receives push notifications yet.")
-    # Nothing asked, nothing registered until the player chooses.
+    # Nothing asked, nothing subscribed, nothing registered until the player chooses. (The
+    # service worker itself is registered on every page load: it keeps the app for offline use.)
     assert _asks(page) == 0
-    assert page.evaluate("async () => (await navigator.serviceWorker.getRegistrations()).length") \
-        == 0
+    assert page.evaluate("() => sessionStorage.getItem('test.subscribe')") is None
+    assert not PushSubscription.objects.filter(user=alice).exists()
     _enable(page, "Test laptop")
     nweb.shot(page, "notifications-enabled")
     assert _asks(page) == 1
@@ -206,12 +207,18 @@ def test_the_service_worker_shows_a_push_and_opens_its_match(nweb, server_url,
     match = start("nibble", [bob, alice])
     [payload, *_] = push_service.for_device(device)
     assert payload["kind"] == "invited" and payload["url"] == f"/match/{match.id}"
+    assert payload["waiting"] == 1  # the invitation waits for alice
 
     shown = in_worker(worker, """async (payload) => {
+        self.badges = [];
+        self.navigator.setAppBadge = async (n) => { self.badges.push(n); };
+        self.navigator.clearAppBadge = async () => { self.badges.push(0); };
         await dispatch(new PushEvent("push", { data: JSON.stringify(payload) }));
         return (await self.registration.getNotifications()).map((n) => ({
             title: n.title, body: n.body, tag: n.tag, data: n.data }));
     }""", payload)
+    # The app badge: the count the push carried.
+    assert worker.evaluate("() => self.badges") == [1]
     assert shown == [{"title": "Invitation to Nibble",
                       "body": f"{bob.username} invites you to a match.",
                       "tag": f"invited:{match.id}", "data": {"url": f"/match/{match.id}"}}]

@@ -13,7 +13,8 @@ from games.web import views as web
 
 CLIENT_DIR = web.CLIENT_DIR
 ROUTES = ["/", "/signin", "/inbox", "/lobby", "/leaderboards", "/leaderboards/nimble",
-          "/player/some.one_2", "/match/0b7c5c3e-1111-2222-3333-444455556666"]
+          "/player/some.one_2", "/match/0b7c5c3e-1111-2222-3333-444455556666", "/account",
+          "/password/forgot", "/password/reset"]
 
 
 @pytest.mark.parametrize("path", ROUTES)

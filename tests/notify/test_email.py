@@ -58,7 +58,7 @@ def test_your_turn_is_mailed_with_text_html_and_unsubscribe_links(
                                                 "match_finished", "vacation_ending",
                                                 "vacation_ended", "auto_vacation_started",
                                                 "plan_not_covered", "plan_dropped", "chat",
-                                                "tournament"}
+                                                "tournament", "export_ready"}
     count = len(smtp.messages)
     with django_capture_on_commit_callbacks(execute=True):
         notify(user_ids=[alice.id], type=UserEvent.Type.INVITED, game="nibble", by="bob")

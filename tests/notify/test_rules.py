@@ -188,7 +188,9 @@ def test_a_notification_says_what_the_feed_says_and_no_hidden_information(
         assert payloads
         for payload in payloads:
             entry = by_id[payload["event"]]
-            assert payload == push_payload(entry, kinds.message(entry))
+            assert isinstance(payload["waiting"], int) and payload["waiting"] >= 0
+            assert payload == push_payload(entry, kinds.message(entry),
+                                           waiting=payload["waiting"])
         other = 1 - [alice, bob].index(user)
         hand = match.state["hands"][other]
         texts = [str(p) for p in payloads] + [m.as_string() for m in smtp.messages

@@ -97,7 +97,7 @@ def test_the_one_click_post_of_the_header_unsubscribes_at_once_without_sign_in(
                                                 "match_finished", "vacation_ending",
                                                 "vacation_ended", "auto_vacation_started",
                                                 "plan_not_covered", "plan_dropped", "chat",
-                                                "tournament"}
+                                                "tournament", "export_ready"}
     assert not any(_email_prefs(alice).values())
     assert NotificationSettings.objects.get(user=alice).email_digest is False
     # Nothing more is mailed.

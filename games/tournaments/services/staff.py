@@ -13,7 +13,8 @@ from django.utils import timezone
 from accounts.models import User
 from games import movelog
 from games.models import AuditEntry
-from games.services.moderation import audit_record, player_leave
+from games.services.leaving import player_leave
+from games.services.moderation import audit_record
 from games.tournaments.exceptions import NotEntered, TournamentClosed
 from games.tournaments.models import Entry, Pairing, Tournament
 from games.tournaments.services.creation import Settings, tournament_create

@@ -10,6 +10,9 @@ from django.db import OperationalError
 
 from config.celery_app import app
 from games import services, tasks
+from games.lifecycle.export import export_build
+from games.lifecycle.recovery import password_reset_send
+from games.lifecycle.sweep import account_work_sweep
 from games.services import scheduling
 
 SERVICES = {
@@ -20,6 +23,9 @@ SERVICES = {
     scheduling.MATCH_RATE: services.match_rate,
     scheduling.DUE_WORK_SWEEP: services.due_work_sweep,
     scheduling.VACATIONS_SWEEP: services.vacations_sweep,
+    scheduling.EXPORT_BUILD: export_build,
+    scheduling.PASSWORD_RESET_SEND: password_reset_send,
+    scheduling.ACCOUNT_WORK_SWEEP: account_work_sweep,
 }
 
 

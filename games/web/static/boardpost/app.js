@@ -5,6 +5,7 @@ import { api, live, onSignedOut, request, session } from "./api.js";
 import { loadGames } from "./catalog.js";
 import { clear, h, link, notice } from "./dom.js";
 import { LANG, LANGUAGES, LANGUAGE_COOKIE, gettext, interpolate, ngettext } from "./i18n.js";
+import * as account from "./pages/account.js";
 import * as auth from "./pages/auth.js";
 import * as blocks from "./pages/blocks.js";
 import * as friends from "./pages/friends.js";
@@ -14,6 +15,7 @@ import * as leaderboards from "./pages/leaderboards.js";
 import * as lobby from "./pages/lobby.js";
 import * as match from "./pages/match.js";
 import * as notifications from "./pages/notifications.js";
+import * as password from "./pages/password.js";
 import * as player from "./pages/player.js";
 import * as rules from "./pages/rules.js";
 import * as tournament from "./pages/tournament.js";
@@ -21,6 +23,7 @@ import * as tournamentNew from "./pages/tournamentnew.js";
 import * as tournaments from "./pages/tournaments.js";
 import * as tutorial from "./pages/tutorial.js";
 import { myTurn } from "./matchinfo.js";
+import { forgetPlayer, setAppBadge, startOffline } from "./offline.js";
 import { isGuest } from "./playnow.js";
 
 /**
@@ -51,6 +54,8 @@ const ROUTES = [
   [/^\/notifications\/?$/, () => notifications, true],
   [/^\/friends\/?$/, () => friends, true],
   [/^\/blocks\/?$/, () => blocks, true],
+  [/^\/account\/?$/, () => account, true],
+  [/^\/password\/(forgot|reset)\/?$/, () => password, false],
   [/^\/tournaments\/?$/, () => tournaments, false],
   [/^\/tournaments\/new\/?$/, () => tournamentNew, true],
   [/^\/tournament\/([0-9a-fA-F-]{36})\/?$/, () => tournament, false],
@@ -136,6 +141,7 @@ async function updateBadge() {
       || m.invitation_pending).length;
     badge.textContent = mine ? String(mine) : "";
     badge.hidden = !mine;
+    setAppBadge(mine);
     badge.setAttribute("aria-label", interpolate(ngettext("%(n)s match waiting for you",
       "%(n)s matches waiting for you", mine), { n: mine }));
   } catch {
@@ -168,6 +174,7 @@ function renderNav() {
       item("/rules", gettext("Rules")),
       item("/notifications", gettext("Notifications")),
       ...(isGuest() ? [] : [item("/friends", gettext("Friends"))]),
+      item("/account", gettext("Account")),
       isGuest() ? item("/signin", gettext("Sign up"), h("span", { class: "tag" }, gettext("guest")))
         : item(`/player/${session.username}`, /** @type {string} */ (session.username)),
       h("li", null, h("button", { type: "button", class: "linkish", onClick: signOut },
@@ -290,6 +297,8 @@ async function signOut() {
   }
   session.clear();
   feed.stop();
+  // Nothing of the player stays on the device: kept answers, moves not sent, the app badge.
+  await forgetPlayer();
   navigate("/signin");
 }
 
@@ -368,6 +377,7 @@ window.addEventListener("popstate", route);
 
 onSignedOut(() => {
   feed.stop();
+  forgetPlayer();
   notice(gettext("Your session ended; please sign in again."), "error");
   navigate(`/signin?next=${encodeURIComponent(location.pathname)}`, { replace: true });
 });
@@ -391,6 +401,7 @@ export function signedIn(token, username, next) {
 
 setUpNavMenu();
 setUpLanguageMenu();
+startOffline();
 if (session.token) {
   feed.start();
   followPlayerLanguage();

@@ -98,6 +98,29 @@ export function link(href, ...children) {
   return h("a", { href, "data-link": true }, ...children);
 }
 
+/** A form of `children`, an alert line and a submit button saying `label`; submitting runs
+ * `action` with the button disabled meanwhile, and a failure's message goes to the alert line.
+ * @param {{id: string, children: (Node | null)[], label: string,
+ *   action: () => Promise<void>, className?: string}} options */
+export function actionForm({ id, children, label, action, className }) {
+  const error = h("p", { class: "error", role: "alert", id: `${id}-error` });
+  const button = h("button", { type: "submit", class: "primary" }, label);
+  const node = h("form", { id, class: className || null }, ...children, error, button);
+  node.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.textContent = "";
+    button.disabled = true;
+    try {
+      await action();
+    } catch (err) {
+      error.textContent = /** @type {Error} */ (err).message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return node;
+}
+
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let noticeTimer;
 

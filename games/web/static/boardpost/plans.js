@@ -2,7 +2,7 @@
 // The match page's plan (conditional moves, docs/plans.md): the seat's replies decided ahead,
 // played by the server the moment the other seat moves. The saved plan (GET .../plan) is shown
 // as a nested list; in plan mode the player builds a draft: the other seat's move tried in the
-// game's picker (a board for Nibble, a list of actions for Nimble), then the reply, branch after
+// game module's picker (a board, or a list of actions where a game has no board), then the reply, branch after
 // branch, each node with its remove button, and saves it (PUT .../plan with the version it was
 // made for). During the player's own turn the lines start with the player's own move.
 //

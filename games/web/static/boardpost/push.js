@@ -12,6 +12,18 @@ export function supported() {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 }
 
+/** Whether this is an iPhone or iPad browser tab rather than the installed app: iOS and iPadOS
+ * deliver web push only to a web app added to the Home Screen (iPadOS reports itself as a Mac
+ * with a touch screen). */
+export function needsHomeScreen() {
+  const agent = navigator.userAgent;
+  const ios = /iPhone|iPad|iPod/.test(agent)
+    || (agent.includes("Macintosh") && navigator.maxTouchPoints > 1);
+  const installed = /** @type {Navigator & {standalone?: boolean}} */ (navigator).standalone
+    === true || matchMedia("(display-mode: standalone)").matches;
+  return ios && !installed;
+}
+
 /** @param {string} base64url */
 function keyBytes(base64url) {
   const text = atob(base64url.replace(/-/g, "+").replace(/_/g, "/")

@@ -2,7 +2,7 @@
 // Sign in and register: POST /api/auth/token and POST /api/auth/register.
 
 import { api, session } from "../api.js";
-import { h } from "../dom.js";
+import { h, link } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 import { isGuest } from "../playnow.js";
 
@@ -89,6 +89,22 @@ function guestSignUp(ctx, next) {
   return node;
 }
 
+/** Sign in (which also opens a disabled account again), with the way to a forgotten password.
+ * @param {PageContext} ctx @param {string | null} next */
+function signInForm(ctx, next) {
+  const node = form({
+    id: "signin", title: gettext("Sign in"), submitLabel: gettext("Sign in"),
+    autocomplete: "current-password",
+    onSubmit: async (username, password) => {
+      const body = await api.post("/api/auth/token",
+        { username, password, name: TOKEN_NAME }, { auth: false });
+      ctx.signedIn(body.token, body.username, next);
+    },
+  });
+  node.append(h("p", null, link("/password/forgot", gettext("Forgot your password?"))));
+  return node;
+}
+
 /**
  * @param {HTMLElement} main @param {string[]} _params @param {PageContext} ctx
  */
@@ -108,15 +124,7 @@ export async function render(main, _params, ctx) {
     h("p", { class: "lead" },
       gettext("Play board games by correspondence or live, against people or bots.")),
     h("div", { class: "columns" },
-      form({
-        id: "signin", title: gettext("Sign in"), submitLabel: gettext("Sign in"),
-        autocomplete: "current-password",
-        onSubmit: async (username, password) => {
-          const body = await api.post("/api/auth/token",
-            { username, password, name: TOKEN_NAME }, { auth: false });
-          ctx.signedIn(body.token, body.username, next);
-        },
-      }),
+      signInForm(ctx, next),
       form({
         id: "register", title: gettext("Create an account"), submitLabel: gettext("Register"),
         autocomplete: "new-password", hint: gettext("3-30 letters, digits, '_', '.' or '-'."),

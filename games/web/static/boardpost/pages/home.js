@@ -27,6 +27,18 @@ function playSection(ctx, games, headingLevel) {
     playNowButtons(ctx, { games }));
 }
 
+/** The installed app's "Play a bot" shortcut (`/?play=bot`): the "Play a bot now" section in
+ * view, its heading focused.
+ * @param {HTMLElement} main @param {PageContext} ctx */
+function showPlayNow(main, ctx) {
+  if (ctx.query.get("play") !== "bot") return;
+  const heading = /** @type {HTMLElement | null} */ (main.querySelector("#play-now-h"));
+  if (!heading) return;
+  heading.tabIndex = -1;
+  heading.focus();
+  heading.scrollIntoView({ block: "start" });
+}
+
 /**
  * @param {HTMLElement} main @param {string[]} params @param {PageContext} ctx
  */
@@ -42,6 +54,7 @@ export async function render(main, params, ctx) {
     main.append(h("p", { class: "muted" },
       interpolateNodes(gettext("%(leaderboards)s and finished matches are open to everyone."),
         { leaderboards: link("/leaderboards", gettext("Leaderboards")) })));
+    showPlayNow(main, ctx);
     return undefined;
   }
   const cleanup = await inbox.render(main, params, ctx);
@@ -52,5 +65,6 @@ export async function render(main, params, ctx) {
         { sign_up: link("/signin", gettext("Sign up")) })));
   }
   main.append(playSection(ctx, games, "h2"));
+  showPlayNow(main, ctx);
   return cleanup;
 }

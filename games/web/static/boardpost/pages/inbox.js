@@ -187,8 +187,10 @@ export async function render(main, _params, ctx) {
     }),
     listBox, more);
   const invites = h("section"); // named by its heading, which is there only with invitations
-  const done = h("section", { "aria-labelledby": "h-done" });
-  const activity = h("section", { "aria-labelledby": "h-activity" });
+  // Each section is named by its heading once it has one (a name that points at nothing, while
+  // the first load is under way, is an error for assistive technology).
+  const done = h("section");
+  const activity = h("section");
   main.append(
     h("div", { class: "title-row" },
       h("h1", null, gettext("Inbox")),
@@ -237,6 +239,7 @@ export async function render(main, _params, ctx) {
     clear(done).hidden = recent === null;
     if (recent === null) return;
     done.append(h("h2", { id: "h-done" }, gettext("Recently finished")));
+    done.setAttribute("aria-labelledby", "h-done");
     if (!recent.results.length) {
       done.append(h("p", { class: "muted" }, gettext("Nothing finished yet.")));
       return;
@@ -294,6 +297,7 @@ export async function render(main, _params, ctx) {
 
   function renderActivity() {
     clear(activity).append(h("h2", { id: "h-activity" }, gettext("Activity")));
+    activity.setAttribute("aria-labelledby", "h-activity");
     // One "Your turn" line per match: a bot's every move hands the turn back, and only the
     // newest of those says anything.
     const seenTurn = new Set();

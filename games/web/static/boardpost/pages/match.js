@@ -14,6 +14,7 @@ import { gettext, interpolate, ngettext } from "../i18n.js";
 import { consistent, goalLine, myTurn, ordinal, seatLabel, statusText } from "../matchinfo.js";
 import { afterMatch } from "../aftermatch.js";
 import { matchChat } from "../chat.js";
+import { keptFor, onOutbox } from "../offline.js";
 import { planPanel } from "../plans.js";
 import { reportButton } from "../report.js";
 
@@ -54,10 +55,12 @@ export async function render(main, [id], ctx) {
   const replayBox = h("section", { id: "replay", class: "replay", hidden: true,
     "aria-labelledby": "replay-h" });
   const side = h("div", { class: "match-side" }, logBox);
+  // The board and the log show with the match's header, at its first drawing: shown before,
+  // they would be pushed down by the header arriving (a layout shift).
+  const body = h("div", { class: "match-body", hidden: true }, board, side);
   // The player's plan, under the board (its seats' names are the ui's, defined below).
   const plan = planPanel({ id, signal, seatName: (seat) => ui.seatName(seat) });
-  root.append(head, message, h("div", { class: "match-body" }, board, side), plan.node,
-    replayBox);
+  root.append(head, message, body, plan.node, replayBox);
   main.append(root);
   const chat = matchChat(side, { id, signal });
   const aftermath = afterMatch(root, { id, navigate: ctx.navigate, signal });
@@ -73,12 +76,16 @@ export async function render(main, [id], ctx) {
   /** @type {LogEntry[]} */
   let log = [];
   let busy = false;
+  // Moves made here without a network, kept on the device until the network is back: the
+  // page offers no other move meanwhile (it would answer a position the kept move changes).
+  let queued = 0;
   let confirmResign = false;
   /** @type {GameUi} */
   const ui = {
     state: {},
+    // A move kept on the device holds the board as busy until it has left.
     get busy() {
-      return busy;
+      return busy || queued > 0;
     },
     submit: (move) => submit(move),
     rerender: () => renderBoard(),
@@ -105,7 +112,7 @@ export async function render(main, [id], ctx) {
 
   /** @param {Match} m */
   function hasLegalMoves(m) {
-    return Boolean(m.legal_moves) && myTurn(m)
+    return Boolean(m.legal_moves) && myTurn(m) && queued === 0
       && /** @type {GameModule} */ (game).hasMoves(m.legal_moves, m);
   }
 
@@ -126,7 +133,7 @@ export async function render(main, [id], ctx) {
   /** Send a move; resolves true when the server accepted it.
    * @param {unknown} move @returns {Promise<boolean>} */
   async function submit(move) {
-    if (busy || !match) return false;
+    if (busy || queued > 0 || !match) return false;
     busy = true;
     root.dataset.busy = "true";
     renderBoard();
@@ -136,6 +143,14 @@ export async function render(main, [id], ctx) {
     try {
       const answer = await api.post(`/api/matches/${id}/moves`, body,
         { headers: { "Idempotency-Key": newKey() }, signal });
+      if (answer.queued) {
+        // No network: the service worker keeps the move and sends it when it can.
+        queued += 1;
+        say(gettext("No connection: your move is saved on this device and will be sent when "
+          + "the connection is back."), null, "info");
+        renderHead();
+        return true;
+      }
       say("");
       apply(answer.match);
       return true;
@@ -227,6 +242,7 @@ export async function render(main, [id], ctx) {
     if (newVersion) /** @type {GameModule} */ (game).onNewVersion(ui, match);
     renderHead();
     renderBoard();
+    body.hidden = false;
     plan.update(match, /** @type {GameModule} */ (game));
     tellSeen();
     if (wasRunning && !RUNNING.has(match.status)) {
@@ -544,8 +560,32 @@ export async function render(main, [id], ctx) {
     }
   }
 
+  // ---------------------------------------------------------------- moves kept offline
+
+  /** A kept move the server refused when it arrived: why, in the player's language.
+   * @param {import("../offline.js").Refusal} refusal */
+  function tellRefusal(refusal) {
+    const why = refusal.code === "stale_version"
+      ? gettext("the match changed before it arrived.") : refusal.message;
+    say(interpolate(gettext("Your move made offline was not played: %(why)s"), { why }),
+      refusal.rule);
+    root.dataset.refused = refusal.code;
+  }
+
+  const stopOutbox = onOutbox((news) => {
+    const about = news.type === "outbox-sent" ? news.match : news.refusal.match;
+    if (about !== id) return;
+    queued = Math.max(0, queued - 1);
+    if (news.type === "outbox-sent") say(gettext("Your move made offline was sent."), null, "info");
+    else tellRefusal(news.refusal);
+    refresh().catch(() => {});
+  });
+  signal.addEventListener("abort", stopOutbox, { once: true });
+
   // ---------------------------------------------------------------- start
 
+  const kept = await keptFor(id);
+  queued = kept.queued;
   try {
     await refresh();
   } catch (error) {
@@ -560,6 +600,11 @@ export async function render(main, [id], ctx) {
   // Resume the live updates from the version the page shows: a move that commits between the
   // match read and the log read is then in the first answer (and prompts a new read), where
   // resuming from the log's newest entry would wait a whole long-poll for the next one.
+  if (queued) {
+    say(gettext("No connection: your move is saved on this device and will be sent when "
+      + "the connection is back."), null, "info");
+  }
+  for (const refusal of kept.refused) tellRefusal(refusal);
   const logged = await loadLog();
   chat.start();
   if (session.token) {

@@ -23,6 +23,7 @@ const KINDS = [
   ["vacation_ended", gettext("Vacation over")],
   ["auto_vacation_started", gettext("A vacation started instead of a timeout")],
   ["chat", gettext("A line in your match's chat")],
+  ["export_ready", gettext("Your data export is ready")],
 ];
 
 /**
@@ -56,6 +57,8 @@ export async function render(main, _params, ctx) {
       h("h2", { id: "push-heading" }, gettext("This device and your other devices")));
     if (!settings.push_available) {
       part.append(h("p", { class: "muted" }, gettext("This server does not send push notifications.")));
+    } else if (push.needsHomeScreen()) {
+      part.append(homeScreenGuide());
     } else if (!push.supported()) {
       part.append(h("p", { class: "muted" },
         gettext("This browser cannot receive push notifications.")));
@@ -96,6 +99,18 @@ export async function render(main, _params, ctx) {
     if (devices.length) part.append(list);
     else part.append(h("p", { class: "muted" }, gettext("No device receives push notifications yet.")));
     return part;
+  }
+
+  /** On an iPhone or iPad, push reaches only the app added to the Home Screen: how to add it. */
+  function homeScreenGuide() {
+    return h("div", { id: "install-guide", class: "card install-guide" },
+      h("p", null, gettext("On iPhone and iPad, notifications reach Boardpost only once it is "
+        + "added to the Home Screen:")),
+      h("ol", null,
+        h("li", null, gettext("In Safari, tap the Share button (the square with an arrow).")),
+        h("li", null, gettext("Choose “Add to Home Screen”, then “Add”.")),
+        h("li", null, gettext("Open Boardpost from its icon on the Home Screen and turn "
+          + "notifications on here."))));
   }
 
   /** @param {Settings} settings */
