@@ -2,9 +2,10 @@
 // The match page's plan (conditional moves, docs/plans.md): the seat's replies decided ahead,
 // played by the server the moment the other seat moves. The saved plan (GET .../plan) is shown
 // as a nested list; in plan mode the player builds a draft: the other seat's move tried in the
-// game module's picker (a board, or a list of actions where a game has no board), then the reply, branch after
-// branch, each node with its remove button, and saves it (PUT .../plan with the version it was
-// made for). During the player's own turn the lines start with the player's own move.
+// game module's picker (a board, or a list of actions where a game has no board), then the
+// reply, branch after branch, each node with its remove button, and saves it (PUT .../plan
+// with the version it was made for). During the player's own turn the lines start with the
+// player's own move.
 //
 // The match page calls planPanel({id, signal, seatName}) once, puts its `node` on the page and
 // calls update(match, game) with every new answer; the panel shows itself only where plans
