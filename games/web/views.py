@@ -24,7 +24,8 @@ CLIENT_DIR = Path(__file__).resolve().parent / "static" / "boardpost"
 CLIENT_ROUTES = (
     r"^(?:signin|lobby|inbox|notifications|friends|blocks|account|password/(?:forgot|reset)"
     r"|leaderboards(?:/[a-z]+)?|player/[A-Za-z0-9_.-]{1,150}|match/[0-9a-fA-F-]{36}"
-    r"|rules(?:/[a-z][a-z0-9_]*)?|tutorial/[a-z][a-z0-9_]*)/?$"
+    r"|rules(?:/[a-z][a-z0-9_]*)?|tutorial/[a-z][a-z0-9_]*"
+    r"|tournaments(?:/new)?|tournament/[0-9a-fA-F-]{36})/?$"
 )
 
 

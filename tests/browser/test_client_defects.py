@@ -163,8 +163,8 @@ def test_on_a_phone_the_menu_button_shows_every_navigation_item(pages, viewport)
     expect(toggle).to_have_accessible_name("Menu")
     assert _inside(toggle.bounding_box(), viewport["width"])
     items = page.locator("#nav li > a, #nav li > button")
-    names = ["Inbox", "New match", "Leaderboards", "Rules", "Notifications", "Friends",
-             "pocket", "Sign out"]
+    names = ["Inbox", "New match", "Tournaments", "Leaderboards", "Rules", "Notifications",
+             "Friends", "Account", "pocket", "Sign out"]
     expect(items).to_have_count(len(names))
     for index in range(len(names)):
         expect(items.nth(index)).to_be_hidden()

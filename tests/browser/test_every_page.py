@@ -18,7 +18,9 @@ from playwright.sync_api import expect
 
 from games.catalog import games
 from games.services.matches import SeatSpec, match_create
+from games.tournaments.services.entries import tournament_join
 from tests.factories import UserFactory
+from tests.tournaments.helpers import started, tournament_with
 
 pytestmark = [
     pytest.mark.integration,
@@ -29,12 +31,17 @@ APP = Path(__file__).resolve().parents[2] / "games/web/static/boardpost/app.js"
 GAMES = sorted(games())
 PHONES = ({"width": 360, "height": 780}, {"width": 390, "height": 844})
 DESKTOP = {"width": 1280, "height": 900}
-# Sample paths for the router's routes; {match:<game>} and {user} are filled in by the test.
+# Sample paths for the router's routes; {match:<game>}, {user} and {tournament} are filled in by
+# the test.
 PATHS = ["/", "/signin", "/inbox", "/lobby", "/leaderboards", "/leaderboards/nibble",
          "/player/{user}", "/rules", *(f"/rules/{g}" for g in GAMES),
          *(f"/tutorial/{g}" for g in GAMES), "/learn", "/notifications", "/friends", "/blocks",
          "/settings", "/welcome", "/play", "/home", "/guest", "/account", "/password/forgot",
-         "/password/reset", *(f"/match/{{match:{g}}}" for g in GAMES)]
+         "/password/reset", *(f"/match/{{match:{g}}}" for g in GAMES),
+         "/tournaments", "/tournaments/new", "/tournament/{tournament}"]
+
+
+SAMPLE_ID = "0b7c5c3e-1111-2222-3333-444455556666"
 
 
 def router_patterns() -> list[re.Pattern]:
@@ -46,10 +53,12 @@ def router_patterns() -> list[re.Pattern]:
     return [re.compile(js.replace("\\/", "/")) for js in found]
 
 
-def sample_paths(user: str = "someone", matches: dict[str, str] | None = None) -> list[str]:
+def sample_paths(user: str = "someone", matches: dict[str, str] | None = None,
+                 tournament: str = SAMPLE_ID) -> list[str]:
     """The sample paths some route answers (a path no route takes is a 404 page: skipped)."""
-    matches = matches or dict.fromkeys(GAMES, "0b7c5c3e-1111-2222-3333-444455556666")
-    paths = [re.sub(r"\{match:(\w+)\}", lambda m: matches[m.group(1)], p.replace("{user}", user))
+    matches = matches or dict.fromkeys(GAMES, SAMPLE_ID)
+    paths = [re.sub(r"\{match:(\w+)\}", lambda m: matches[m.group(1)],
+                    p.replace("{user}", user).replace("{tournament}", tournament))
              for p in PATHS]
     return [p for p in paths if any(r.match(p) for r in router_patterns())]
 
@@ -107,11 +116,21 @@ def matches_to_visit(web):
     return user, ids
 
 
-def test_no_page_has_an_accessibility_violation(web, matches_to_visit, axe_source):
+@pytest.fixture
+def tournament_to_visit(matches_to_visit):
+    """A running Swiss the visitor plays in against a level-1 bot."""
+    user, _ = matches_to_visit
+    tournament = tournament_with(user, [user], bots_allowed=True)
+    tournament_join(user=user, tournament_id=tournament.id, bot_level=1)
+    return str(started(tournament).id)
+
+
+def test_no_page_has_an_accessibility_violation(web, matches_to_visit, tournament_to_visit,
+                                                axe_source):
     user, ids = matches_to_visit
     page = web.page_as(user, bypass_csp=True)
     problems = {}
-    for path in sample_paths(user.username, ids):
+    for path in sample_paths(user.username, ids, tournament_to_visit):
         page.goto(path)
         _settled(page)
         if "/match/" in path:
@@ -146,11 +165,11 @@ def test_no_page_has_an_accessibility_violation(web, matches_to_visit, axe_sourc
 
 
 @pytest.mark.parametrize("viewport", PHONES, ids=lambda v: f"{v['width']}px")
-def test_no_page_is_wider_than_a_phone(web, matches_to_visit, viewport):
+def test_no_page_is_wider_than_a_phone(web, matches_to_visit, tournament_to_visit, viewport):
     user, ids = matches_to_visit
     page = web.page_as(user, viewport)
     wide = {}
-    for path in sample_paths(user.username, ids):
+    for path in sample_paths(user.username, ids, tournament_to_visit):
         page.goto(path)
         _settled(page)
         if "/match/" in path:

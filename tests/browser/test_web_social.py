@@ -11,9 +11,9 @@ import pytest
 from accounts.models import Follow
 from games.people.models import ChatLine, Report
 from games.services import match_resign
+from tests.browser.checks import PHONE, PHONE_390, axe_violations, overflow
 from tests.browser.conftest import web_pages
 from tests.browser.matches import two_people_nibble
-from tests.browser.test_web_vacation import _axe, _overflow
 from tests.factories import UserFactory
 
 try:
@@ -27,7 +27,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-PHONES = ({"width": 360, "height": 780}, {"width": 390, "height": 844})
+PHONES = (PHONE, PHONE_390)
 # Per language: the browser's locale and the friends page's heading.
 LANGUAGES = {"en": ("en-US", "Friends"), "fr": ("fr-FR", "Amis"),
              "pt-br": ("pt-BR", "Amigos"), "ko": ("ko-KR", "친구")}
@@ -40,8 +40,8 @@ def pages(request, browser, server_url):
 
 
 def _checked(page, viewport: dict, axe_source: str) -> None:
-    assert _overflow(page, viewport) <= 0
-    assert _axe(page, axe_source) == []
+    assert overflow(page, viewport["width"]) <= 0
+    assert axe_violations(page, axe_source) == []
 
 
 def test_friends_and_blocks_pages(pages, axe_source):

@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from accounts.exceptions import GuestNotAllowed
+from accounts.blocks import block_set
+from accounts.exceptions import GuestNotAllowed, PlayerBlocked
 from games.models import Match, Rating, UserEvent
 from games.services import match_resign
 from games.services.deadlines import deadlines_sweep
@@ -259,3 +260,26 @@ def test_bots_enter_where_the_creator_allows_them():
     assert entry.user == bot
     with pytest.raises(BotsNotAllowed):
         tournament_join(user=UserFactory(), tournament_id=tournament.id, bot_level=1)
+
+
+def test_a_ladder_challenge_across_a_games_block_is_refused_revealing_nothing():
+    creator = UserFactory()
+    players = [UserFactory() for _ in range(3)]
+    by_id = {player.id: player for player in players}
+    tournament = started(tournament_with(creator, players, format="ladder", rounds=None))
+    top, middle, bottom = (by_id[player] for player in ladder_order(tournament))
+    block_set(user=top, other=bottom, games=True, chat=False)
+    # The blocked challenger hears what a player out of reach would hear.
+    with pytest.raises(ChallengeOutOfReach) as refused:
+        tournament_challenge(user=bottom, tournament_id=tournament.id, target=top.username)
+    assert refused.value.extra == {"reach": 3}
+    # The blocker is told why.
+    block_set(user=bottom, other=middle, games=True, chat=False)
+    with pytest.raises(PlayerBlocked):
+        tournament_challenge(user=bottom, tournament_id=tournament.id, target=middle.username)
+    assert not Pairing.objects.filter(tournament=tournament).exists()
+    # A chat-only block keeps nobody from a challenge.
+    block_set(user=bottom, other=middle, games=False, chat=True)
+    pairing = tournament_challenge(user=bottom, tournament_id=tournament.id,
+                                   target=middle.username)
+    assert pairing.players == [bottom.id, middle.id]

@@ -1,23 +1,26 @@
-"""Pairs of players a tournament keeps apart where its format allows (a player's blocks).
-
-The domain that knows who avoids whom registers a source here when it starts; with none
-registered, nobody is kept apart."""
+"""Pairs of players a tournament keeps apart where its format allows: a games block between
+them, either way (``accounts.blocks``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-# Given the players' user ids, the pairs (frozensets of two ids) to keep apart.
-Source = Callable[[Sequence[int]], frozenset[frozenset[int]]]
-
-_sources: list[Source] = []
-
-
-def avoided_pairs_register(source: Source) -> None:
-    """Ask ``source`` from now on (a later registration replaces an earlier one)."""
-    _sources[:] = [source]
+from accounts.blocks import blocked_in_games, blocks_in_games, pairs_to_avoid
+from accounts.exceptions import PlayerBlocked
 
 
 def avoided_pairs(players: Sequence[int]) -> frozenset[frozenset[int]]:
-    """The pairs among ``players`` to keep apart."""
-    return _sources[0](players) if _sources else frozenset()
+    """The pairs among ``players`` (user ids) to keep apart."""
+    return pairs_to_avoid(players)
+
+
+def challenge_blocks_check(challenger: int, target: int, refusal: Exception) -> None:
+    """A ladder challenge where a games block stands between the two players is refused as
+    a match invitation would be: a challenger who blocked the other is told so
+    (``PlayerBlocked``); one the other blocked gets ``refusal``, the answer a player out of
+    reach gets, and learns nothing of the block."""
+    if not blocked_in_games(challenger, [target]):
+        return
+    if blocks_in_games(challenger, target):
+        raise PlayerBlocked()
+    raise refusal

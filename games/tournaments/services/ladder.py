@@ -19,6 +19,7 @@ from games.tournaments.exceptions import (
 )
 from games.tournaments.formats import ladder
 from games.tournaments.models import Entry, Pairing, Tournament
+from games.tournaments.services.avoiding import challenge_blocks_check
 from games.tournaments.services.locking import tournament_lock
 from games.tournaments.services.marking import due_mark
 from games.tournaments.services.settling import challenge_answered, settle
@@ -36,7 +37,8 @@ def tournament_challenge(*, user: User, tournament_id: UUID | str, target: str) 
     """Challenge the player called ``target`` on a running ladder: they must be at most the
     ladder's reach above the caller, and neither may be in a challenge that is not over. The
     match starts at once, the challenger in the first seat; the challenged player has the
-    ladder's challenge days to make a first move."""
+    ladder's challenge days to make a first move. A games block between the two refuses it
+    (``challenge_blocks_check``)."""
     tournament = tournament_lock(tournament_id)
     if tournament.format != Tournament.Format.LADDER or \
             tournament.status != Tournament.Status.RUNNING:
@@ -48,6 +50,7 @@ def tournament_challenge(*, user: User, tournament_id: UUID | str, target: str) 
     reach = tournament.challenge_reach or ladder.DEFAULT_REACH
     if opponent is None or not ladder.may_challenge(order, user.id, opponent.id, reach):
         raise ChallengeOutOfReach(reach=reach)
+    challenge_blocks_check(user.id, opponent.id, ChallengeOutOfReach(reach=reach))
     running = Pairing.objects.filter(tournament=tournament, ended_at__isnull=True) \
         .values_list("players", flat=True)
     if any({user.id, opponent.id} & set(players) for players in running):

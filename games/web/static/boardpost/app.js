@@ -18,6 +18,9 @@ import * as notifications from "./pages/notifications.js";
 import * as password from "./pages/password.js";
 import * as player from "./pages/player.js";
 import * as rules from "./pages/rules.js";
+import * as tournament from "./pages/tournament.js";
+import * as tournamentNew from "./pages/tournamentnew.js";
+import * as tournaments from "./pages/tournaments.js";
 import * as tutorial from "./pages/tutorial.js";
 import { myTurn } from "./matchinfo.js";
 import { forgetPlayer, setAppBadge, startOffline } from "./offline.js";
@@ -53,6 +56,9 @@ const ROUTES = [
   [/^\/blocks\/?$/, () => blocks, true],
   [/^\/account\/?$/, () => account, true],
   [/^\/password\/(forgot|reset)\/?$/, () => password, false],
+  [/^\/tournaments\/?$/, () => tournaments, false],
+  [/^\/tournaments\/new\/?$/, () => tournamentNew, true],
+  [/^\/tournament\/([0-9a-fA-F-]{36})\/?$/, () => tournament, false],
   [/^\/match\/([0-9a-fA-F-]{36})\/?$/, () => match, false],
   [/^\/player\/([A-Za-z0-9_.-]+)\/?$/, () => player, false],
   [/^\/leaderboards(?:\/([a-z]+))?\/?$/, () => leaderboards, false],
@@ -163,6 +169,7 @@ function renderNav() {
     list.append(
       item("/", gettext("Inbox"), h("span", { id: "turn-badge", class: "badge", hidden: true })),
       item("/lobby", gettext("New match")),
+      item("/tournaments", gettext("Tournaments")),
       item("/leaderboards", gettext("Leaderboards")),
       item("/rules", gettext("Rules")),
       item("/notifications", gettext("Notifications")),
@@ -174,7 +181,8 @@ function renderNav() {
         gettext("Sign out"))),
     );
   } else {
-    list.append(item("/", gettext("Play")), item("/leaderboards", gettext("Leaderboards")));
+    list.append(item("/", gettext("Play")), item("/tournaments", gettext("Tournaments")),
+      item("/leaderboards", gettext("Leaderboards")));
     list.append(item("/rules", gettext("Rules")));
     list.append(item("/signin", gettext("Sign in")));
   }

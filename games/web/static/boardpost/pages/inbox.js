@@ -9,6 +9,7 @@ import { clear, deadlineTag, h, link, notice, timeTag } from "../dom.js";
 import { gettext, interpolate, interpolateNodes, ordinal } from "../i18n.js";
 import { choicePath, choiceSearch, dayGroups, listControls, readChoice } from "../matchlists.js";
 import { myTurn, opponentNodes, statusText } from "../matchinfo.js";
+import { withdrawnText } from "../tournaments.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 /** @typedef {import("../api.js").Match} Match */
@@ -54,7 +55,25 @@ const FEED_TEXT = {
   chat: (e) => interpolate(gettext("%(name)s wrote in the chat of your %(game)s match"),
     { name: e.data.by, game: gameName(e.game) }),
   warned: () => gettext("A moderator warned you: keep to the rules of fair play and courtesy"),
+  tournament_starts_soon: (e) => interpolate(gettext("%(name)s starts soon"), { name: e.data.name }),
+  tournament_round: (e) => (e.data.round
+    ? interpolate(gettext("%(name)s: your match of round %(round)s"),
+      { name: e.data.name, round: e.data.round })
+    : interpolate(gettext("%(name)s: your ladder challenge"), { name: e.data.name })),
+  tournament_withdrawn: (e) => interpolate(gettext("%(name)s: %(why)s"),
+    { name: e.data.name, why: withdrawnText(e.data.reason) }),
+  tournament_finished: (e) => (e.data.cancelled
+    ? interpolate(gettext("%(name)s was cancelled"), { name: e.data.name })
+    : e.data.place ? interpolate(gettext("%(name)s finished: you came %(rank)s"),
+      { name: e.data.name, rank: ordinal(e.data.place) })
+      : interpolate(gettext("%(name)s finished"), { name: e.data.name })),
 };
+
+/** Where a feed entry leads: its match, else its tournament. @param {FeedEvent} event */
+function eventLink(event) {
+  if (event.match) return `/match/${event.match}`;
+  return event.data?.tournament ? `/tournament/${event.data.tournament}` : null;
+}
 
 /** The opponents' names, each marked when the player is on vacation; "—" for none.
  * @param {Match} match */
@@ -294,8 +313,8 @@ export async function render(main, _params, ctx) {
     }
     activity.append(h("ul", { class: "plain activity" }, events.map((event) => {
       const text = (FEED_TEXT[event.type] || (() => event.type))(event);
-      return h("li", null,
-        event.match ? link(`/match/${event.match}`, text) : text, " ",
+      const href = eventLink(event);
+      return h("li", null, href ? link(href, text) : text, " ",
         timeTag(event.created_at));
     })));
   }

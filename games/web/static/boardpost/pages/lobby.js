@@ -28,7 +28,7 @@ import { opponentNodes } from "../matchinfo.js";
 /** One option as a field: its label and help in players' words (GET /api/games), a list of
  * named values where the game names them, and set(value) for the presets.
  * @param {string} game @param {Option} option @returns {OptionField} */
-function optionField(game, option) {
+export function optionField(game, option) {
   const id = `opt-${option.name}`;
   const helpId = `${id}-help`;
   const label = h("label", { for: id }, option.label || option.name.replaceAll("_", " "));
@@ -124,6 +124,18 @@ function optionField(game, option) {
   }
   set(option.default);
   return { node: h("div", { class: "field" }, label, input, help), read, set, name: option.name };
+}
+
+/** The game options as a request's `config`: each field that holds a value.
+ * @param {OptionField[]} fields @returns {Object<string, unknown>} */
+export function configOf(fields) {
+  /** @type {Object<string, unknown>} */
+  const config = {};
+  for (const field of fields) {
+    const value = field.read();
+    if (value !== undefined) config[field.name] = value;
+  }
+  return config;
 }
 
 /** @param {Bot} bot */
@@ -320,12 +332,7 @@ function createForm(games, ctx) {
   node.addEventListener("submit", async (event) => {
     event.preventDefault();
     error.textContent = "";
-    /** @type {Object<string, unknown>} */
-    const config = {};
-    for (const field of fields) {
-      const value = field.read();
-      if (value !== undefined) config[field.name] = value;
-    }
+    const config = configOf(fields);
     const timeControl = chosenTimeControl(clock.value, weekendPause.checked);
     const body = {
       game: gameSelect.value, config, seats: seats.map((seat) => seat.read()),

@@ -9,6 +9,7 @@ import { ordinal } from "../matchinfo.js";
 import { ratingChart } from "../chart.js";
 import { blocks, people, setBlock, setFollowing } from "../people.js";
 import { reportButton } from "../report.js";
+import { summaryItem, withdrawnText } from "../tournaments.js";
 
 /** @typedef {import("../app.js").PageContext} PageContext */
 /**
@@ -135,6 +136,23 @@ async function peopleSection(username, signal) {
     interpolate(gettext("Report %(name)s"), { name: username }), "secondary"), status);
 }
 
+/** The player's tournaments, newest start first, each with their place or why they left.
+ * @param {string} username @param {AbortSignal} signal */
+async function tournamentsSection(username, signal) {
+  const page = await api.get(`/api/players/${encodeURIComponent(username)}/tournaments?limit=20`,
+    { signal });
+  /** @type {{tournament: import("../tournaments.js").TournamentSummary,
+   *   final_rank: number | null, withdrawn: string | null}[]} */
+  const entries = page.results;
+  return h("section", { class: "card", "aria-labelledby": "tournaments-h", id: "tournament-history" },
+    h("h2", { id: "tournaments-h" }, gettext("Tournaments")),
+    entries.length ? h("ul", { class: "plain open-list" }, entries.map((entry) => summaryItem(
+      entry.tournament, entry.final_rank ? h("span", { class: "tag rank" },
+        interpolate(gettext("%(place)s place"), { place: ordinal(entry.final_rank) }))
+        : entry.withdrawn ? h("span", { class: "tag away" }, withdrawnText(entry.withdrawn))
+          : ""))) : h("p", { class: "muted" }, gettext("No tournament yet.")));
+}
+
 /**
  * @param {HTMLElement} main @param {string[]} params the username @param {PageContext} ctx
  */
@@ -168,6 +186,7 @@ export async function render(main, [username], ctx) {
         h("td", { colspan: 4, class: "muted" }, gettext("No rated matches yet."))))),
     player.ratings.map((/** @type {Rating} */ rating, /** @type {number} */ i) =>
       historySection(username, rating, histories[i])),
+    await tournamentsSection(player.username, signal),
   );
   if (session.token && session.username === player.username && !player.is_guest) {
     main.append(await privacySection(signal));
