@@ -123,14 +123,17 @@ class Web:
     # ------------------------------------------------------------ pages
 
     def page(self, viewport: dict | None = None, *, bypass_csp: bool = False,
-             locale: str | None = None) -> Page:
+             locale: str | None = None, service_workers: str = "allow") -> Page:
         """A page in a fresh browser context (its own storage: a separate player).
         ``bypass_csp``: the page may run a script the test injects (axe-core); ``locale``: the
-        browser's language (Accept-Language and navigator.language), else Chromium's own."""
+        browser's language (Accept-Language and navigator.language), else Chromium's own;
+        ``service_workers="block"``: no service worker, so ``page.route`` sees every request
+        (a worker's own fetches pass it by)."""
         phone = viewport is not None and viewport["width"] < 600
         context = self.browser.new_context(viewport=viewport or VIEWPORT, base_url=self.base_url,
                                            is_mobile=phone, has_touch=phone,
-                                           bypass_csp=bypass_csp, locale=locale)
+                                           bypass_csp=bypass_csp, locale=locale,
+                                           service_workers=service_workers)
         context.set_default_timeout(MOVE_TIMEOUT_MS)
         self.contexts.append(context)
         page = context.new_page()
@@ -165,11 +168,12 @@ class Web:
         expect(page.get_by_role("heading", name="Inbox")).to_be_visible()
 
     def page_as(self, user, viewport: dict | None = None, *, bypass_csp: bool = False,
-                locale: str | None = None) -> Page:
+                locale: str | None = None, service_workers: str = "allow") -> Page:
         """A page signed in as ``user`` with an API token, as the sign-in form would leave it."""
         from tests.factories import token_for
 
-        page = self.page(viewport, bypass_csp=bypass_csp, locale=locale)
+        page = self.page(viewport, bypass_csp=bypass_csp, locale=locale,
+                         service_workers=service_workers)
         page.context.add_init_script(
             f"localStorage.setItem('boardpost.token', {token_for(user)!r});"
             f"localStorage.setItem('boardpost.username', {user.username!r});")

@@ -75,7 +75,9 @@ def test_the_match_page_follows_its_stream(web):
 
 def test_a_reply_that_lands_while_the_own_move_is_in_flight_shows(web):
     alice, match, bea = _match(web)
-    page = web.page_as(alice)
+    # The test holds the move's answer back with page.route, which the offline worker's own
+    # requests would pass by.
+    page = web.page_as(alice, service_workers="block")
     page.goto(f"/match/{match.id}")
     web.wait_for_turn_or_end(page)
 
