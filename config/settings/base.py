@@ -341,6 +341,8 @@ elif CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_out": str(_queue_dir / "queue"),
         "processed_folder": str(_queue_dir / "processed"),
         "store_processed": False,
+        # The workers' broadcast exchanges (remote control), else a control/ in the cwd.
+        "control_folder": str(_queue_dir / "control"),
     }
 CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECT_TIMEOUT", default=1.0)
 # Publishing: one retry, 0.2 s later, then give up (the caller logs it; the sweep catches up).
