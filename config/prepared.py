@@ -117,42 +117,28 @@ class Statements:
 
     def __init__(self, model: type[Model]) -> None:
         self._model = model
-        self._inserts: dict[tuple[str, ...], _Sql] = {}
+        # By the fields and the number of rows.
+        self._inserts: dict[tuple[tuple[str, ...], int], _Sql] = {}
         self._updates: dict[tuple[str, ...], _Sql] = {}
 
     def insert(self, instance: M, fields: tuple[str, ...]) -> M:
         """Insert ``instance`` with ``fields`` (the rest take their database defaults) and
         set its primary key; the instance is then saved, as after ``Model.save``."""
-        alias = router.db_for_write(self._model, instance=instance)
-        connection = connections[alias]
-        sql, columns = self._inserts.get(fields) or self._insert_sql(fields, connection)
-        values = [field.get_db_prep_save(field.pre_save(instance, True), connection)
-                  for field in columns]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            (pk,) = cursor.fetchone()
-        instance.pk = pk
-        instance._state.adding = False
-        instance._state.db = alias
-        return instance
+        return self.insert_many([instance], fields)[0]
 
     def insert_many(self, instances: list[M], fields: tuple[str, ...]) -> list[M]:
         """Insert ``instances`` in one statement (as ``insert`` does each); their primary keys
         are set in order."""
-        if len(instances) == 1:
-            return [self.insert(instances[0], fields)]
         if not instances:
             return []
         alias = router.db_for_write(self._model, instance=instances[0])
         connection = connections[alias]
-        sql, columns = self._inserts.get(fields) or self._insert_sql(fields, connection)
-        head, _, tail = sql.partition(" VALUES ")
-        row, _, returning = tail.partition(" RETURNING ")
+        key = (fields, len(instances))
+        sql, columns = self._inserts.get(key) or self._insert_sql(key, connection)
         values = [field.get_db_prep_save(field.pre_save(instance, True), connection)
                   for instance in instances for field in columns]
         with connection.cursor() as cursor:
-            cursor.execute(f"{head} VALUES {', '.join([row] * len(instances))} "
-                           f"RETURNING {returning}", values)
+            cursor.execute(sql, values)
             keys = cursor.fetchall()
         for instance, (pk,) in zip(instances, keys, strict=True):
             instance.pk = pk
@@ -183,14 +169,15 @@ class Statements:
             columns.append(field)
         return columns
 
-    def _insert_sql(self, fields: tuple[str, ...], connection: Any) -> _Sql:
-        meta, columns = self._model._meta, self._columns(fields)
+    def _insert_sql(self, key: tuple[tuple[str, ...], int], connection: Any) -> _Sql:
+        (fields, rows), meta = key, self._model._meta
+        columns = self._columns(fields)
         quote = connection.ops.quote_name
+        row = f"({', '.join(['%s'] * len(columns))})"
         sql = (f"INSERT INTO {quote(meta.db_table)} "
                f"({', '.join(quote(field.column) for field in columns)}) "
-               f"VALUES ({', '.join(['%s'] * len(columns))}) "
-               f"RETURNING {quote(meta.pk.column)}")
-        self._inserts[fields] = (sql, columns)
+               f"VALUES {', '.join([row] * rows)} RETURNING {quote(meta.pk.column)}")
+        self._inserts[key] = (sql, columns)
         return sql, columns
 
     def _update_sql(self, fields: tuple[str, ...], connection: Any) -> _Sql:
