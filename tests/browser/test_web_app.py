@@ -63,11 +63,14 @@ def _kept(page) -> dict[str, str]:
     }""")
 
 
-def _wait_kept(page, path: str) -> None:
-    page.wait_for_function("""async (path) => {
+def _wait_kept(page, path: str) -> str:
+    """The body the worker keeps for ``path``, once it keeps one (read in the same turn that
+    finds it: the worker replaces an entry when a newer answer comes)."""
+    return page.wait_for_function("""async (path) => {
         const cache = await caches.open('boardpost-data');
-        return Boolean(await cache.match(path));
-    }""", arg=path, polling=200)
+        const kept = await cache.match(path);
+        return kept ? await kept.text() : false;
+    }""", arg=path, polling=200).json_value()
 
 
 def _kept_moves(page) -> int:
@@ -119,11 +122,10 @@ def test_the_app_opens_offline_with_the_inbox_and_a_match_as_the_player_saw_them
     _controlled(page)
     page.reload()  # the worker now answers the page's requests and keeps them
     expect(page.locator(f"a[href='/match/{match.id}']").first).to_be_visible()
-    _wait_kept(page, f"/api/matches/{match.id}")
+    kept = json.loads(_wait_kept(page, f"/api/matches/{match.id}"))
     _wait_kept(page, f"/api/matches/{match.id}/moves?after=0&limit=500")
 
     # What is kept is the player's own answer, nothing more (no seed, the same view).
-    kept = json.loads(_kept(page)[f"/api/matches/{match.id}"])
     own = call_api(pages.base_url, token_for(bo), "GET", f"/api/matches/{match.id}")
     assert kept["view"] == own["view"] and kept.get("seed") is None
 

@@ -36,7 +36,8 @@ def test_a_move_committed_between_the_match_read_and_the_log_read_shows_at_once(
 
     # Alice opens the match again; bea moves after the page has read the match and before it
     # reads the move log.
-    again = web.page_as(alice)
+    # page.route below holds the log read back; the offline worker's requests would pass it by.
+    again = web.page_as(alice, service_workers="block")
     moved = []
 
     def bea_moves_then_continue(route):
