@@ -49,7 +49,7 @@ def test_friends_and_blocks_pages(pages, axe_source):
     UserFactory(username="bo")
     page = pages.page_as(ada, PHONES[0], bypass_csp=True)
     page.goto("/friends")
-    expect(page.get_by_role("heading", name="Friends", exact=True)).to_be_visible()
+    expect(page.get_by_role("heading", name="Friends", exact=True, level=1)).to_be_visible()
     page.select_option("#invitations", "friends")
     expect(page.locator("#invitations-status")).to_have_text("Saved.")
     page.fill("#follow-name", "bo")
