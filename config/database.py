@@ -12,9 +12,11 @@ every synchronous request runs in a thread of its own: persistent connections
 Behind PgBouncer in transaction mode (``DATABASE_POOLER=pgbouncer``) a server connection belongs
 to a process for one transaction only, so nothing may outlive a transaction on it: server-side
 cursors are turned off (``QuerySet.iterator()`` then fetches in chunks on the client) and so are
-psycopg's server-side prepared statements (Django's default, made explicit: Debian's PgBouncer,
-1.18, cannot track them). ``config.prepared`` compiles queries on the client only, so it is
-unaffected. The process's own pool still applies: it now holds cheap connections to PgBouncer.
+psycopg's server-side prepared statements, which a process connected straight to PostgreSQL
+uses for any statement it ran ``DB_PREPARE_THRESHOLD`` times on a connection (Debian's
+PgBouncer, 1.18, cannot track them). ``config.prepared`` compiles queries on the client only,
+so it is unaffected. The process's own pool still applies: it now holds cheap connections to
+PgBouncer.
 
 A request that a database outage interrupts (connection refused, the server closing the
 connection, too many clients, no pooled connection free within ``DB_POOL_TIMEOUT``) is
@@ -76,10 +78,12 @@ def database_settings(env: Any, default_url: str, *, pool: bool, url_var: str = 
         options.setdefault("connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
         # Parameters travel apart from the SQL (the extended protocol): psycopg's client-side
         # binding quoted each value into the SQL text in Python, a quarter of a move's CPU.
-        # Statements stay unnamed (Django leaves prepare_threshold at None), so a pooler in
-        # transaction mode takes them.
         options.setdefault("server_side_binding", env.bool("DB_SERVER_SIDE_BINDING",
                                                            default=True))
+        # A statement run this many times on a connection is prepared there (named, parsed
+        # and planned once): the match lock's query took PostgreSQL longer to parse and plan
+        # than to run. Behind a pooler in transaction mode statements stay unnamed.
+        options.setdefault("prepare_threshold", prepare_threshold(env))
         if pooler_name(env) == "pgbouncer":
             transaction_pooling(config)
     if config["ENGINE"] == POSTGRESQL and pool:
@@ -107,6 +111,21 @@ def database_settings(env: Any, default_url: str, *, pool: bool, url_var: str = 
         config["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=0)
         config["CONN_HEALTH_CHECKS"] = True
     return config
+
+
+def prepare_threshold(env: Any) -> int | None:
+    """DB_PREPARE_THRESHOLD: after how many runs on a connection psycopg prepares a statement
+    on the server (5 unless told; 0 prepares at once; "none" or "off": never)."""
+    value = str(env("DB_PREPARE_THRESHOLD", default="5")).strip().lower()
+    if value in ("", "none", "off"):
+        return None
+    try:
+        threshold = int(value)
+    except ValueError:
+        threshold = -1
+    if threshold < 0:
+        raise ValueError(f"DB_PREPARE_THRESHOLD={value!r}: expected 0 or more, or 'none'.")
+    return threshold
 
 
 def transaction_pooling(config: dict[str, Any]) -> None:

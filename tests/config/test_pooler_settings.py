@@ -61,7 +61,7 @@ def test_a_threshold_in_the_url_is_overruled_behind_pgbouncer():
 def test_without_a_pooler_nothing_changes(value):
     config = settings_for(DATABASE_POOLER=value)
     assert "DISABLE_SERVER_SIDE_CURSORS" not in config
-    assert "prepare_threshold" not in config["OPTIONS"]
+    assert config["OPTIONS"]["prepare_threshold"] == 5
 
 
 def test_sqlite_ignores_the_pooler():
