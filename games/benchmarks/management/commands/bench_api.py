@@ -53,6 +53,7 @@ from accounts.models import User
 from accounts.services import token_create
 from games.benchmarks.queues import purge_task_queues
 from games.benchmarks.ratios import Row, floor_work_problem, ratio_table
+from games.benchmarks.sampling import Sampler, children, profiling_available
 from games.benchmarks.servers import WSGI_SERVERS, wsgi_command
 from games.benchmarks.snapshot import floor_state
 from games.management.progress import ProgressBar
@@ -344,12 +345,19 @@ class Command(BaseCommand):
                             help="with --floor or --bare: rounds per mode (alternating)")
         parser.add_argument("--warmup", type=float, default=2.0,
                             help="unmeasured seconds per server before the first round")
+        parser.add_argument("--profile", action="store_true",
+                            help="sample the move path's server workers with py-spy during "
+                                 "the measured rounds and print where their time went (the "
+                                 "sampling takes CPU too: a profiled run's figures are not "
+                                 "the benchmark's)")
 
     def handle(self, *args, **options) -> None:
         if connection.vendor != "postgresql":
             if options["bare"]:
                 raise CommandError("--bare needs PostgreSQL: set DATABASE_URL")
             self.stderr.write("warning: not on PostgreSQL; set DATABASE_URL for real figures")
+        if options["profile"] and not profiling_available():
+            raise CommandError("--profile needs py-spy (pip install -e '.[test]')")
         plan = Plan.of(options)
         specs, floor_ids = self._clients(plan)
         shares = [specs[n::plan.processes] for n in range(plan.processes)]
@@ -357,7 +365,7 @@ class Command(BaseCommand):
         load_before = os.getloadavg()
         try:
             self._start_servers(plan, servers)
-            tallies = self._measure(plan, servers, shares)
+            tallies, profiles = self._measure(plan, servers, shares, options["profile"])
             problems = self._floor_work(plan, tallies, floor_ids)
         finally:
             self._stop(servers, [i for ids in floor_ids.values() for i in ids])
@@ -367,6 +375,9 @@ class Command(BaseCommand):
                 raise CommandError(f"no move succeeded under {server}; errors by status: "
                                    f"{tallies[server, 'real'].errors}")
         self._report(plan, tallies, load_before, load_after)
+        for server, lines in profiles.items():
+            self.stdout.write(f"where the move path's {server} workers spent their time")
+            self.stdout.write("\n".join(lines))
         if problems:
             raise CommandError("a floor did not do its work: " + "; ".join(problems))
 
@@ -404,8 +415,11 @@ class Command(BaseCommand):
             self._wait_for(port, process, name)
 
     def _measure(self, plan: Plan, servers: dict[Target, tuple[int, subprocess.Popen]],
-                 shares: list[list[dict[str, Any]]]) -> dict[Target, Tally]:
-        """The warm-up, then the measured rounds in the plan's order."""
+                 shares: list[list[dict[str, Any]]], profile: bool = False
+                 ) -> tuple[dict[Target, Tally], dict[str, list[str]]]:
+        """The warm-up, then the measured rounds in the plan's order; with ``profile``, the
+        move path's server workers sampled meanwhile (idle workers give no samples, so the
+        other modes' rounds add nothing), each server's summary by its name."""
         tallies = {target: Tally() for target in plan.targets}
         # The forked client processes must not share the parent's database connection.
         connections.close_all()
@@ -414,13 +428,16 @@ class Command(BaseCommand):
                 results, _ = self._round(target, servers[target][0], shares, plan.warmup,
                                          seed=10_000)
                 tallies[target].warm = sum(len(latencies) for latencies, _, _ in results)
+        samplers = {server: Sampler(children(servers[server, "real"][1].pid),
+                                    ROOT / "var" / f"bench-api-profile-{server}.txt")
+                    for server in plan.servers} if profile else {}
         with ProgressBar(len(plan.order), "bench-api", stream=self.stderr) as bar:
             for n, target in enumerate(plan.order):
                 results, wall = self._round(target, servers[target][0], shares, plan.seconds,
                                             seed=1000 * n)
                 tallies[target].add(results, wall)
                 bar.advance()
-        return tallies
+        return tallies, {server: sampler.stop() for server, sampler in samplers.items()}
 
     @staticmethod
     def _stop(servers: dict[Target, tuple[int, subprocess.Popen]], floor_ids: list[Any]

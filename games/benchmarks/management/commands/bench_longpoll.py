@@ -55,7 +55,6 @@ import json
 import os
 import resource
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -72,6 +71,7 @@ from accounts.models import User
 from accounts.services import tokens_create_bulk
 from games.benchmarks import longpoll_floor
 from games.benchmarks.queues import purge_task_queues
+from games.benchmarks.sampling import Sampler, profiling_available
 from games.benchmarks.servers import ASGI_SERVERS, asgi_command, worker_pid, wsgi_command
 from games.management.progress import ProgressBar
 from games.models import UserEvent
@@ -102,73 +102,6 @@ def _raise_open_files(needed: int) -> int:
         raise CommandError(f"{needed} open files are needed and the hard limit is {hard}; "
                            f"raise it (ulimit -Hn) or use fewer --clients") from None
     return needed
-
-
-class Sampler:
-    """py-spy sampling one process (its Python threads, idle ones left out) until ``stop``."""
-
-    TOP = 25
-
-    def __init__(self, pid: int, out: Path) -> None:
-        self.out = out
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.unlink(missing_ok=True)
-        executable = Path(sys.executable).with_name("py-spy")
-        if not executable.exists():
-            raise CommandError("--profile needs py-spy (pip install -e '.[test]')")
-        self.process = subprocess.Popen(
-            [str(executable), "record", "--pid", str(pid), "--rate", "500", "--format", "raw",
-             "--output", str(out), "--nonblocking"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(0.5)  # attached before the moves go out
-
-    def stop(self) -> list[str]:
-        self.process.send_signal(signal.SIGINT)
-        try:
-            self.process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        if not self.out.exists():
-            error = self.process.stderr.read().decode(errors="replace") if self.process.stderr \
-                else ""
-            return [f"  profile: py-spy wrote nothing ({error.strip()[-300:]})"]
-        return self.summary(self.out.read_text().splitlines())
-
-    @classmethod
-    def summary(cls, stacks: list[str]) -> list[str]:
-        """Own and cumulative samples per function, from py-spy's collapsed stacks."""
-        own: dict[str, int] = {}
-        total: dict[str, int] = {}
-        samples = 0
-        for line in stacks:
-            stack, _, count_text = line.rpartition(" ")
-            if not stack or not count_text.isdigit():
-                continue
-            count = int(count_text)
-            frames = [_frame(frame) for frame in stack.split(";")[1:]]  # [0]: the thread
-            if not frames:
-                continue
-            samples += count
-            own[frames[-1]] = own.get(frames[-1], 0) + count
-            for frame in set(frames):
-                total[frame] = total.get(frame, 0) + count
-        if not samples:
-            return ["  profile: no samples"]
-
-        def table(values: dict[str, int]) -> list[str]:
-            ranked = sorted(values.items(), key=lambda item: -item[1])[:cls.TOP]
-            return [f"    {100 * n / samples:5.1f}%  {name}" for name, n in ranked]
-
-        return ([f"  profile ({samples} samples of busy threads; py-spy, raw stacks in "
-                 "var/bench-longpoll-profile.txt), by own time:"] + table(own)
-                + ["  by cumulative time:"] + table(total))
-
-
-def _frame(frame: str) -> str:
-    """``function (path/to/module.py:line)`` as ``function (module.py)``."""
-    name, _, where = frame.partition(" (")
-    path = where.rstrip(")").rsplit(":", 1)[0]
-    return f"{name} ({'/'.join(Path(path).parts[-2:])})"
 
 
 class ServerProcess:
@@ -441,6 +374,8 @@ class Command(BaseCommand):
             raise CommandError("--clients must be at least 2")
         if not 1 <= options["wait"] <= settings.LONG_POLL_MAX_SECONDS:
             raise CommandError(f"--wait must be 1 to {settings.LONG_POLL_MAX_SECONDS}")
+        if options["profile"] and not profiling_available():
+            raise CommandError("--profile needs py-spy (pip install -e '.[test]')")
         if connection.vendor != "postgresql":
             self.stderr.write("warning: not on PostgreSQL; set DATABASE_URL for real figures")
         if not settings.EVENTS_REDIS_URL:
@@ -621,7 +556,7 @@ class Command(BaseCommand):
         early = sum(1 for answer in answers if answer.done_at)
 
         self.move_error = ""
-        sampler = Sampler(server.pid, ROOT / "var" / "bench-longpoll-profile.txt") \
+        sampler = Sampler([server.pid], ROOT / "var" / "bench-longpoll-profile.txt") \
             if options["profile"] else None
         cpu_before = server.cpu_seconds()
         trigger_at = time.perf_counter()
