@@ -8,7 +8,7 @@ PORT ?= 8000
 # run Lighthouse from it (tests/browser/test_budgets.py): both hold this lock meanwhile.
 WEB_NPM_LOCK := $(if $(shell command -v flock),flock $(CURDIR)/var/web-npm.lock,)
 
-.PHONY: run test test-fast test-sqlite system-packages lint lighthouse clients messages bench bench-tournament bench-api bench-sweep profile-moves stack-costs clean
+.PHONY: run test test-fast test-sqlite system-packages lint lighthouse clients messages bench bench-tournament bench-api bench-sweep profile-moves move-instructions stack-costs clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -133,6 +133,15 @@ profile-moves: $(STAMP)
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
 	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) THROTTLE_USER=1000000/min DJANGO_DEBUG=false \
 	  $(BIN)/python manage.py profile_moves
+
+## make move-instructions: machine instructions per move in the Django process, counted by
+## callgrind (valgrind) over the move path of profile_moves (scripts/move_instructions.py;
+## about five minutes): unlike CPU time, the count does not move with the machine's load
+move-instructions: $(STAMP)
+	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
+	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
+	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
+	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python scripts/move_instructions.py
 
 ## make stack-costs: what each middleware and DRF piece costs an API call in CPU, a token look-up
 ## in SQL and through the ORM, a floor move's work both ways (in one process, no profiler; about

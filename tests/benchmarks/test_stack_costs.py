@@ -76,3 +76,13 @@ def test_the_stack_floor_answers_with_the_project_s_headers():
     assert headers["Content-Language"] == "fr"
     assert headers["X-Frame-Options"] == "DENY"
     assert "Set-Cookie" not in headers
+
+
+def test_profile_moves_plain_plays_only_moves_on_matches_it_set_up():
+    """``--plain N`` (what scripts/move_instructions.py counts): the matches first, then
+    N moves on top of their warm-up, none of them ending a match."""
+    call_command("profile_moves", "--plain", "7", stdout=io.StringIO())
+    matches = Match.objects.filter(seats__user__username="profile-0")
+    assert matches.count() == 4
+    assert all(match.status == Match.Status.ACTIVE for match in matches)
+    assert Move.objects.filter(match__in=matches, kind=Move.Kind.MOVE).count() == 4 * 5 + 7

@@ -13,6 +13,7 @@ on one core, the figure that bounds what ``bench_api`` can reach. Run with ``DJA
 from __future__ import annotations
 
 import cProfile
+import functools
 import io
 import json
 import pstats
@@ -62,12 +63,19 @@ class Command(BaseCommand):
         parser.add_argument("--moves", type=int, default=2000, help="moves per mode")
         parser.add_argument("--top", type=int, default=25, help="functions listed per table")
         parser.add_argument("--mode", choices=["both", "real", "floor"], default="both")
+        parser.add_argument("--plain", type=int, metavar="N", default=None,
+                            help="only play N moves of the move path, unprofiled, on matches "
+                                 "set up first (for counting instructions: "
+                                 "scripts/move_instructions.py)")
 
     def handle(self, *args, **options) -> None:
         users = []
         for n in range(2):
             user, _ = User.objects.get_or_create(username=f"profile-{n}")
             users.append((user, token_create(user, "profile").key))
+        if options["plain"] is not None:
+            self._plain(users, options["plain"])
+            return
         modes = ["real", "floor"] if options["mode"] == "both" else [options["mode"]]
         for mode in modes:
             play = self._real(users) if mode == "real" else self._floor(users)
@@ -119,6 +127,41 @@ class Command(BaseCommand):
                 assert status == 201, (status, body)
                 detail = body["match"]
                 yield
+
+    @staticmethod
+    def _plain(users: list[tuple[User, str]], moves: int) -> None:
+        """``moves`` moves through the public API: the matches are created and warmed up
+        first, enough of them, played in turn, that none ends among the moves (a Nibble match
+        lasts over a hundred), and the moves alone run inside one ``functools.reduce``."""
+        app = WSGIHandler()
+        rng = random.Random(7)
+        tokens = [token for _, token in users]
+        details = []
+        for _ in range(max(4, moves // 40 + 1)):
+            status, detail = _call(app, "POST", "/api/matches", tokens[0], {
+                "game": "nibble", "rated": False,
+                "seats": [{"kind": "me"}, {"kind": "user", "username": users[1][0].username}]})
+            assert status == 201, (status, detail)
+            status, detail = _call(app, "POST", f"/api/matches/{detail['id']}/join", tokens[1])
+            details.append(detail)
+
+        def move(index: int) -> None:
+            detail = details[index % len(details)]
+            takeable = detail["view"]["takeable"]
+            cells = takeable[rng.choice(sorted(takeable))]
+            status, body = _call(app, "POST", f"/api/matches/{detail['id']}/moves",
+                                 tokens[detail["to_act"][0]],
+                                 {"move": {"take": [rng.choice(cells)]},
+                                  "expected_version": detail["version"]})
+            assert status == 201 and body["match"]["status"] == "active", (status, body)
+            details[index % len(details)] = body["match"]
+
+        warm = 5 * len(details)
+        for index in range(warm):  # warm up: imports, caches, prepared statements
+            move(index)
+        # The counted moves run within one call of functools.reduce, nothing else: callgrind
+        # counts only what runs inside it (scripts/move_instructions.py, --toggle-collect).
+        functools.reduce(lambda _, index: move(warm + index), range(moves), None)
 
     @staticmethod
     def _floor(users: list[tuple[User, str]]):
