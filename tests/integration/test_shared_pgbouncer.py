@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.conftest import POOLER_VARIABLE, SHARED_POOL_SIZE, ServerDatabase
+from tests.integration import conftest
+from tests.integration.conftest import (
+    POOLER_VARIABLE,
+    SHARED_POOL_SIZE,
+    ServerDatabase,
+    session_pooler,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -26,7 +32,7 @@ def test_the_processes_hold_more_clients_than_postgresql_serves_connections(
                     "theirs did: run it with the integration set)")
     watch = server_database.watch
     pool = server_database.bouncer.pool_size
-    print(f"\n{server_database.processes} processes through PgBouncer in {watch.readings} "
+    print(f"\n{server_database.processes} processes pointed at PgBouncer; {watch.readings} "
           f"readings of its pool: up to {watch.most_clients} client connections at once (with "
           f"{watch.servers_at_most_clients} server connections then), up to "
           f"{watch.most_servers} server connections (the pool: {pool}); the longest wait for "
@@ -38,5 +44,26 @@ def test_the_processes_hold_more_clients_than_postgresql_serves_connections(
     assert not watch.over_the_pool, watch.over_the_pool[:5]
     assert 0 < watch.most_servers <= pool
     # ...while the processes held more connections to PgBouncer than that, at one time.
-    assert watch.most_clients > pool
+    assert watch.most_clients > pool, (
+        f"the processes ({server_database.processes} started) held at most "
+        f"{watch.most_clients} client connections at once, no more than the pool ({pool})")
     assert watch.servers_at_most_clients <= pool
+
+
+@pytest.mark.parametrize(("asked", "installed", "pooler"), [
+    ("", True, "pgbouncer"), ("", False, ""), ("pgbouncer", True, "pgbouncer"),
+    ("none", True, ""), ("none", False, ""), ("PgBouncer", True, "pgbouncer")])
+def test_the_switch_goes_through_pgbouncer_wherever_it_is_installed(monkeypatch, asked,
+                                                                   installed, pooler):
+    monkeypatch.setenv(POOLER_VARIABLE, asked)
+    monkeypatch.setattr(conftest, "pgbouncer_installed", lambda: installed)
+    assert session_pooler() == pooler
+
+
+@pytest.mark.parametrize(("asked", "installed"), [("pgbouncer", False), ("pgpool", True)])
+def test_a_missing_pgbouncer_asked_for_or_an_unknown_pooler_is_an_error(monkeypatch, asked,
+                                                                        installed):
+    monkeypatch.setenv(POOLER_VARIABLE, asked)
+    monkeypatch.setattr(conftest, "pgbouncer_installed", lambda: installed)
+    with pytest.raises(pytest.UsageError, match=POOLER_VARIABLE):
+        session_pooler()
