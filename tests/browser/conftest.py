@@ -29,7 +29,11 @@ from games.catalog import games
 from games.services.bots import bot_accounts_ensure
 
 # The worker fixtures live with the other integration tests; importing them here shares them.
-from tests.integration.conftest import session_worker, shared_worker  # noqa: F401
+from tests.integration.conftest import (  # noqa: F401
+    server_database,
+    session_worker,
+    shared_worker,
+)
 
 try:
     from playwright.sync_api import Error as PlaywrightError

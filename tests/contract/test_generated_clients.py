@@ -17,7 +17,11 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
-from tests.integration.conftest import celery_queue, celery_worker_process  # noqa: F401
+from tests.integration.conftest import (  # noqa: F401
+    celery_queue,
+    celery_worker_process,
+    server_database,
+)
 
 ROOT = Path(settings.BASE_DIR)
 CLIENT = ROOT / "clients" / "python"

@@ -1,10 +1,22 @@
 """Real parts for the integration tests: a Celery worker process on Redis, against the same
-PostgreSQL test database the test writes to (transactional tests, so the worker sees commits)."""
+PostgreSQL test database the test writes to (transactional tests, so the worker sees commits).
+
+The servers and workers these tests start (and the browser tests' worker) reach the test
+database through a PgBouncer in transaction mode that the session starts (``server_database``),
+as every process but the migrations reaches PostgreSQL in the compose file: with the same switch
+(``DATABASE_POOLER=pgbouncer``) and each with its own pool of connections to PgBouncer. The test
+process itself, which writes the fixtures, connects directly. That happens wherever PgBouncer is
+installed (Debian's ``pgbouncer``, which ``scripts/system-packages.sh`` installs);
+``TEST_DATABASE_POOLER=none`` connects the processes directly instead, and
+``TEST_DATABASE_POOLER=pgbouncer`` makes a missing PgBouncer an error. The tests whose subject is
+a direct connection (a process's own pool bounding its PostgreSQL connections, an outage of a
+PostgreSQL of their own) give their processes the URL of their database instead."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -12,7 +24,9 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -41,16 +55,48 @@ def queues_of(queue: str) -> str:
     return ",".join([queue, f"{queue}-deep", *(f"{queue}.{kind}" for kind in kinds)])
 
 
-class Worker:
-    """A Celery worker subprocess bound to queues of its own (:func:`queue_env`)."""
+@dataclass
+class ServerDatabase:
+    """How the processes a test starts reach the test database: ``url`` (their
+    ``DATABASE_URL``), through ``pooler`` (their ``DATABASE_POOLER``: "pgbouncer", or "" when
+    they connect directly). ``bouncer`` and ``watch`` are the session's PgBouncer and the
+    reading of its pool (``tests.integration.servers.PoolWatch``) when there is one;
+    ``processes`` counts the environments handed out (:meth:`env`)."""
 
-    def __init__(self, queue: str, database_url: str, concurrency: int = 2,
+    url: str
+    pooler: str = ""
+    bouncer: Any = None
+    watch: Any = None
+    processes: int = field(default=0, compare=False)
+
+    def env(self) -> dict[str, str]:
+        """The variables that point a process at the database. Through PgBouncer the process
+        keeps a pool of connections of its own (``DB_POOL``), now to PgBouncer, as the compose
+        file's processes do; directly it runs with the test settings' default (no pool)."""
+        self.processes += 1
+        pooled = {"DB_POOL": "true"} if self.pooler else {}
+        return {"DATABASE_URL": self.url, "DATABASE_POOLER": self.pooler, **pooled}
+
+
+def database_env(database: ServerDatabase | str) -> dict[str, str]:
+    """The variables that point a process at ``database``: the session's way to the test
+    database (:class:`ServerDatabase`), or a URL it connects to directly."""
+    if isinstance(database, ServerDatabase):
+        return database.env()
+    return {"DATABASE_URL": database, "DATABASE_POOLER": ""}
+
+
+class Worker:
+    """A Celery worker subprocess bound to queues of its own (:func:`queue_env`), on
+    ``database`` (:func:`database_env`)."""
+
+    def __init__(self, queue: str, database: ServerDatabase | str, concurrency: int = 2,
                  app: str = "config.celery_app", env: dict[str, str] | None = None,
                  queues: str | None = None) -> None:
         self.queue = queue
         # The queues consumed: the test's queues of every kind and its level-4 bots', unless told.
         self.queues = queues or queues_of(queue)
-        self.database_url = database_url
+        self.database = database
         self.concurrency = concurrency
         self.app = app
         self.extra_env = env or {}
@@ -60,7 +106,7 @@ class Worker:
     def start(self) -> None:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-               "DATABASE_URL": self.database_url, "BOARDPOST_CELERY_EAGER": "false",
+               **database_env(self.database), "BOARDPOST_CELERY_EAGER": "false",
                **queue_env(self.queue), **self.extra_env}
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", self.app, "worker",
@@ -108,6 +154,7 @@ def stop_group(process: subprocess.Popen | None, timeout: float = 10) -> None:
 
 
 def _database_url() -> str:
+    """The test database's URL, for a process that connects to it directly."""
     params = connection.settings_dict
     host = params.get("HOST") or "127.0.0.1"
     port = params.get("PORT") or 5432
@@ -135,6 +182,77 @@ def _tasks_routed_to(queue: str) -> Iterator[str]:
         settings.BOTS_DEEP_QUEUE, settings.CELERY_QUEUE_PREFIX = saved_deep, saved_prefix
 
 
+# ------------------------------------------------------------------ the session's PgBouncer
+
+# TEST_DATABASE_POOLER: "pgbouncer" (the default wherever PgBouncer is installed) or "none".
+POOLER_VARIABLE = "TEST_DATABASE_POOLER"
+# PgBouncer's server connections to the test database, however many clients the processes hold.
+SHARED_POOL_SIZE = 4
+
+
+def pgbouncer_installed() -> bool:
+    return shutil.which("pgbouncer", path=f"{os.environ.get('PATH', '')}:/usr/sbin") is not None
+
+
+def session_pooler() -> str:
+    """What the processes the tests start go through to the test database: "pgbouncer" or
+    "" (directly), from TEST_DATABASE_POOLER and whether PgBouncer is installed."""
+    asked = os.environ.get(POOLER_VARIABLE, "").strip().lower()
+    if asked in ("none", "off", "direct"):
+        return ""
+    if asked not in ("", "pgbouncer"):
+        raise pytest.UsageError(f"{POOLER_VARIABLE}={asked!r}: expected 'pgbouncer' or 'none'")
+    if pgbouncer_installed():
+        return "pgbouncer"
+    if asked:
+        raise pytest.UsageError(f"{POOLER_VARIABLE}=pgbouncer, and PgBouncer is not installed "
+                                "(Debian's pgbouncer package: make system-packages)")
+    return ""
+
+
+@pytest.fixture(scope="session")
+def server_database(django_db_setup, django_db_blocker) -> Iterator[ServerDatabase]:
+    """The way the servers and workers the tests start reach the test database: through a
+    PgBouncer in transaction mode in front of it (a pool of ``SHARED_POOL_SIZE`` server
+    connections), started once a test process and stopped before the test database is dropped,
+    with its pool read all along (``PoolWatch``); or directly (:func:`session_pooler`)."""
+    with django_db_blocker.unblock():
+        url = _database_url()
+        params = dict(connection.settings_dict)
+        postgresql = connection.vendor == "postgresql"
+    if not postgresql or not session_pooler():
+        yield ServerDatabase(url)
+        return
+    from tests.integration.servers import PgBouncer, PoolWatch
+
+    bouncer = PgBouncer(int(params.get("PORT") or 5432), pool_size=SHARED_POOL_SIZE,
+                        query_wait_timeout=10, server_host=params.get("HOST") or "127.0.0.1",
+                        user=params.get("USER") or "postgres",
+                        password=params.get("PASSWORD") or "")
+    bouncer.start()
+    watch = PoolWatch(bouncer, params["NAME"])
+    watch.start()
+    try:
+        yield ServerDatabase(bouncer.url(params["NAME"]), "pgbouncer", bouncer, watch)
+    finally:
+        watch.stop()
+        bouncer.stop()
+
+
+# The check of what went through the session's PgBouncer, which reads what every other test of
+# the integration set did.
+SESSION_CHECK = Path(__file__).parent / "test_shared_pgbouncer.py"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The check of the session's PgBouncer after every other test (after
+    ``tests.xdist_workers`` ordered them, within the integration modules' lane)."""
+    last = [item for item in items if item.path == SESSION_CHECK]
+    if last:
+        items[:] = [item for item in items if item.path != SESSION_CHECK] + last
+
+
 @pytest.fixture
 def celery_queue(transactional_db):
     """Route this test's tasks to a fresh Redis queue instead of running them eagerly."""
@@ -144,10 +262,10 @@ def celery_queue(transactional_db):
 
 
 @pytest.fixture
-def celery_worker_process(celery_queue):
+def celery_worker_process(celery_queue, server_database):
     """A running worker process consuming the test's queue (for the tests that read its log
     or kill it: one of the test's own)."""
-    worker = Worker(celery_queue, _database_url())
+    worker = Worker(celery_queue, server_database)
     worker.start()
     try:
         yield worker
@@ -156,7 +274,7 @@ def celery_worker_process(celery_queue):
 
 
 @pytest.fixture(scope="session")
-def session_worker(django_db_setup, django_db_blocker):
+def session_worker(django_db_setup, django_db_blocker, server_database):
     """One worker process for all the tests of a test process that only need their tasks run
     (the browser tests' bots), not a worker to look at, on a queue of its own; started once,
     not once a module (each start imports Django in three processes). Every test flushes the
@@ -164,8 +282,7 @@ def session_worker(django_db_setup, django_db_blocker):
     match gone."""
     with django_db_blocker.unblock():
         _needs_real_services()
-        database_url = _database_url()
-    worker = Worker(f"session-{uuid.uuid4().hex[:12]}", database_url)
+    worker = Worker(f"session-{uuid.uuid4().hex[:12]}", server_database)
     worker.start()
     try:
         yield worker
@@ -181,13 +298,14 @@ def shared_worker(session_worker, transactional_db):
 
 
 @pytest.fixture
-def make_worker(celery_queue):
+def make_worker(celery_queue, server_database):
     """``make_worker()`` starts another worker on the test's queue (for kill-and-restart)."""
     workers: list[Worker] = []
 
     def make(concurrency: int = 2, app: str = "config.celery_app",
              env: dict[str, str] | None = None) -> Worker:
-        worker = Worker(celery_queue, _database_url(), concurrency=concurrency, app=app, env=env)
+        worker = Worker(celery_queue, server_database, concurrency=concurrency, app=app,
+                        env=env)
         worker.start()
         workers.append(worker)
         return worker

@@ -1,6 +1,7 @@
 """Real servers for the integration tests: the API under uvicorn (ASGI) or gunicorn (WSGI) as a
 subprocess, the live-update server of the long-poll and stream tests, a private PostgreSQL
-instance a test may stop and start, and a count of the PostgreSQL connections a server holds.
+instance a test may stop and start, PgBouncer and a reading of its pool all along, and a count of
+the PostgreSQL connections a server holds.
 
 The ASGI server is uvicorn, as deployed, or Granian with ``BOARDPOST_LIVE_SERVER=granian`` (set
 up as the benchmarks run it, ``games.benchmarks.servers``), so that every live test can be run
@@ -15,19 +16,27 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import psycopg
 from django.conf import settings
 from prometheus_client.parser import text_string_to_metric_families
 
 from games.benchmarks.servers import ASGI_SERVERS, asgi_command, worker_pid
-from tests.integration.conftest import ROOT, stop_group, wait_until
+from tests.integration.conftest import (
+    ROOT,
+    ServerDatabase,
+    database_env,
+    stop_group,
+    wait_until,
+)
 
 LIVE_SERVER = os.environ.get("BOARDPOST_LIVE_SERVER", "uvicorn")
 if LIVE_SERVER not in ASGI_SERVERS:
@@ -52,17 +61,17 @@ def asgi_server_command(port: int, backlog: int = 2048) -> list[str]:
 
 class LiveServer:
     """The live-update server of the long-poll and stream tests: ``config.asgi:application``
-    under the live tests' ASGI server on the test database (``database_url``), with Redis
-    pub/sub as configured, the settings of ``settings_module``."""
+    under the live tests' ASGI server on the test database (``database``: the session's way to
+    it, or a URL), with Redis pub/sub as configured, the settings of ``settings_module``."""
 
-    def __init__(self, database_url: str, settings_module: str = "config.settings.test"
-                 ) -> None:
+    def __init__(self, database: ServerDatabase | str,
+                 settings_module: str = "config.settings.test") -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = ROOT / "var" / f"{LIVE_SERVER}-live-{uuid.uuid4().hex[:6]}.log"
         self.log.parent.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings_module,
-               "DATABASE_URL": database_url, "EVENTS_REDIS_URL": settings.EVENTS_REDIS_URL,
+               **database_env(database), "EVENTS_REDIS_URL": settings.EVENTS_REDIS_URL,
                "THROTTLE_USER": "100000/min", "THROTTLE_ANON": "100000/min"}
         self.process = subprocess.Popen(asgi_server_command(self.port), cwd=ROOT, env=env,
                                         stdout=self.log.open("w"), stderr=subprocess.STDOUT)
@@ -116,18 +125,19 @@ class LiveServer:
 
 class ApiServer:
     """``config.asgi:application`` under uvicorn, or ``config.wsgi:application`` under
-    gunicorn, on a free port of 127.0.0.1, with the environment given (on top of the test
-    settings with the connection pool on, Celery eager and throttles out of the way)."""
+    gunicorn, on a free port of 127.0.0.1, on ``database`` (the session's way to the test
+    database, or a URL), with the environment given (on top of the test settings with the
+    connection pool on, Celery eager and throttles out of the way)."""
 
-    def __init__(self, kind: str, database_url: str, env: dict[str, str] | None = None,
-                 gunicorn_threads: int = 8) -> None:
+    def __init__(self, kind: str, database: ServerDatabase | str,
+                 env: dict[str, str] | None = None, gunicorn_threads: int = 8) -> None:
         self.kind = kind
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = ROOT / "var" / f"{kind}-{uuid.uuid4().hex[:6]}.log"
         self.log.parent.mkdir(parents=True, exist_ok=True)
         self.env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-                    "DATABASE_URL": database_url, "DB_POOL": "true",
+                    **database_env(database), "DB_POOL": "true",
                     "BOARDPOST_CELERY_EAGER": "true", "THROTTLE_USER": "1000000/min",
                     "THROTTLE_ANON": "1000000/min", "THROTTLE_REGISTER": "1000000/min",
                     "EVENTS_REDIS_URL": "", **(env or {})}
@@ -289,9 +299,11 @@ class PgBouncer:
     SCRIPT = ROOT / "docker" / "start-pgbouncer.sh"
 
     def __init__(self, server_port: int, pool_size: int = 4, query_wait_timeout: int = 5,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, server_host: str = "127.0.0.1",
+                 user: str = "postgres", password: str = "") -> None:
         self.port = free_port()
         self.pool_size = pool_size
+        self.user, self.password = user, password
         self.root = Path(tempfile.mkdtemp(prefix="bp-pgbouncer-"))
         self.logfile = self.root / "pgbouncer.log"
         self.as_user: list[str] = []
@@ -301,14 +313,16 @@ class PgBouncer:
         self.env = {"PATH": f"{os.environ.get('PATH', '/usr/bin:/bin')}:/usr/sbin",
                     "PORT": str(self.port),
                     "BIND_ADDRESS": "127.0.0.1", "PGBOUNCER_DIR": str(self.root),
-                    "POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": str(server_port),
-                    "POSTGRES_USER": "postgres", "PGBOUNCER_POOL_SIZE": str(pool_size),
+                    "POSTGRES_HOST": server_host, "POSTGRES_PORT": str(server_port),
+                    "POSTGRES_USER": user, "POSTGRES_PASSWORD": password,
+                    "PGBOUNCER_POOL_SIZE": str(pool_size),
                     "PGBOUNCER_MAX_CLIENT_CONN": "1000",
                     "PGBOUNCER_QUERY_WAIT_TIMEOUT": str(query_wait_timeout), **(env or {})}
         self.process: subprocess.Popen | None = None
 
     def url(self, database: str) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+        auth = f"{quote(self.user)}:{quote(self.password)}" if self.password else quote(self.user)
+        return f"postgres://{auth}@127.0.0.1:{self.port}/{database}"
 
     def start(self) -> PgBouncer:
         self.process = subprocess.Popen(
@@ -320,11 +334,14 @@ class PgBouncer:
 
     def show(self, what: str) -> list[dict]:
         """``SHOW <what>`` on the admin console, one dict a row."""
-        with psycopg.connect(f"postgresql://postgres@127.0.0.1:{self.port}/pgbouncer",
-                             autocommit=True) as conn:
-            cursor = conn.execute(f"SHOW {what}")
-            names = [column.name for column in cursor.description or []]
-            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        with self.console() as conn:
+            return show(conn, what)
+
+    def console(self) -> psycopg.Connection:
+        """A connection to the admin console (the ``pgbouncer`` database), which takes no
+        prepared statement: a query run many times on it stays unprepared."""
+        return psycopg.connect(self.url("pgbouncer").replace("postgres://", "postgresql://", 1),
+                               autocommit=True, prepare_threshold=None)
 
     def pool(self, database: str) -> dict:
         """The pool of ``database``: its clients (``cl_*``) and server connections (``sv_*``)."""
@@ -339,3 +356,67 @@ class PgBouncer:
     def stop(self) -> None:
         stop_group(self.process)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def show(conn: psycopg.Connection, what: str) -> list[dict]:
+    """``SHOW <what>`` on a connection to PgBouncer's admin console, one dict a row."""
+    cursor = conn.execute(f"SHOW {what}")
+    names = [column.name for column in cursor.description or []]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+# SHOW POOLS's columns: the client connections a pool holds (linked to a server connection, or
+# idle, or waiting for one) and its server connections to PostgreSQL, in every state.
+CLIENT_STATES = ("cl_active", "cl_waiting")
+SERVER_STATES = ("sv_active", "sv_idle", "sv_used", "sv_tested", "sv_login")
+
+
+class PoolWatch(threading.Thread):
+    """The pool of ``database`` on a PgBouncer, read from its admin console (``SHOW POOLS``)
+    every ``interval`` seconds until stopped: the most client connections the processes held at
+    once, the most server connections PgBouncer had open to PostgreSQL, and every reading with
+    more server connections than the pool's size."""
+
+    def __init__(self, bouncer: PgBouncer, database: str, interval: float = 0.1) -> None:
+        super().__init__(daemon=True, name="pgbouncer-pool-watch")
+        self.bouncer, self.database, self.interval = bouncer, database, interval
+        self.readings = 0
+        self.most_clients = 0
+        self.servers_at_most_clients = 0
+        self.most_servers = 0
+        self.longest_wait = 0.0  # seconds a client waited for a server connection
+        self.over_the_pool: list[tuple[int, int]] = []  # (clients, servers)
+        self.errors: list[str] = []
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        conn: psycopg.Connection | None = None
+        while not self.halt.wait(self.interval):
+            try:
+                if conn is None or conn.closed:
+                    conn = self.bouncer.console()
+                self.record(show(conn, "POOLS"))
+            except psycopg.Error as error:
+                self.errors.append(str(error).strip())
+                conn = None
+        if conn is not None:
+            conn.close()
+
+    def record(self, pools: list[dict]) -> None:
+        row = next((row for row in pools if row["database"] == self.database), None)
+        if row is None:
+            return
+        clients = sum(int(row[name]) for name in CLIENT_STATES)
+        servers = sum(int(row[name]) for name in SERVER_STATES)
+        self.readings += 1
+        if clients > self.most_clients:
+            self.most_clients, self.servers_at_most_clients = clients, servers
+        self.most_servers = max(self.most_servers, servers)
+        self.longest_wait = max(self.longest_wait,
+                                int(row["maxwait"]) + int(row.get("maxwait_us", 0)) / 1e6)
+        if servers > self.bouncer.pool_size:
+            self.over_the_pool.append((clients, servers))
+
+    def stop(self) -> None:
+        self.halt.set()
+        self.join(timeout=10)

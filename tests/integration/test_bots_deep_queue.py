@@ -8,14 +8,14 @@ import pytest
 from games.models import Match, Move
 from games.services import SeatSpec, bot_accounts_ensure, match_create
 from tests.factories import UserFactory
-from tests.integration.conftest import Worker, _database_url, wait_until
+from tests.integration.conftest import Worker, wait_until
 
 pytestmark = pytest.mark.integration
 
 
-def test_a_level_4_move_is_played_by_the_deep_queues_worker(celery_queue):
+def test_a_level_4_move_is_played_by_the_deep_queues_worker(celery_queue, server_database):
     bot_accounts_ensure()
-    worker = Worker(celery_queue, _database_url(), concurrency=1,
+    worker = Worker(celery_queue, server_database, concurrency=1,
                     queues=f"{celery_queue}-deep")
     worker.start()
     try:

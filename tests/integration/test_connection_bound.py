@@ -1,7 +1,9 @@
 """PostgreSQL connections stay bounded under load: 200 concurrent requests (GET /api/me and
 moves) at the API under uvicorn (ASGI: every synchronous request runs in a thread of its own)
 and under gunicorn (WSGI), with a pool of at most 10 connections: the server never holds more
-than the pool's bound, and no request fails."""
+than the pool's bound, and no request fails. The server connects to PostgreSQL directly, not
+through the session's PgBouncer: the bound measured is the one its own pool sets, on the
+connections PostgreSQL counts."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ from games.services import (
 from tests.factories import UserFactory
 from tests.integration.conftest import (
     ROOT,
-    _database_url,
+    ServerDatabase,
     holds_for,
     queue_env,
     stop_group,
@@ -56,15 +56,15 @@ SWEEP_ENV = {"DUE_WORK_GRACE_SECONDS": str(GRACE)}
 class Beat:
     """A Celery beat process sending the sweeps to the test's queue every ``SWEEP`` seconds."""
 
-    def __init__(self, queue: str) -> None:
-        self.queue = queue
+    def __init__(self, queue: str, database: ServerDatabase) -> None:
+        self.queue, self.database = queue, database
         self.dir = ROOT / "var" / f"beat-{queue}"
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
         self.dir.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
-               "DATABASE_URL": _database_url(), "BOARDPOST_CELERY_EAGER": "false",
+               **self.database.env(), "BOARDPOST_CELERY_EAGER": "false",
                **queue_env(self.queue), "DUE_WORK_SWEEP_SECONDS": str(SWEEP),
                "DEADLINE_SWEEP_SECONDS": "3600", **SWEEP_ENV}
         self.log = self.dir / "beat.log"
@@ -79,8 +79,8 @@ class Beat:
 
 
 @pytest.fixture
-def beat(celery_queue):
-    process = Beat(celery_queue)
+def beat(celery_queue, server_database):
+    process = Beat(celery_queue, server_database)
     yield process
     process.stop()
 
@@ -261,7 +261,7 @@ def test_a_move_is_201_and_fast_while_the_broker_is_dead(kind, live_server, cele
     assert match.version == 1 and match.work_due_at is not None
 
 
-def test_publishing_to_a_dead_broker_gives_up_within_seconds():
+def test_publishing_to_a_dead_broker_gives_up_within_seconds(server_database):
     """Measured in a fresh process, as a web process would meet it."""
     script = (
         "import time, django; django.setup()\n"
@@ -272,7 +272,7 @@ def test_publishing_to_a_dead_broker_gives_up_within_seconds():
         for url in (f"redis://127.0.0.1:{free_port()}/0", f"redis://127.0.0.1:{silent_port}/0"):
             env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
                    "BOARDPOST_CELERY_EAGER": "false", "CELERY_BROKER_URL": url,
-                   "DATABASE_URL": _database_url()}
+                   **server_database.env()}
             result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
                                     capture_output=True, text=True, timeout=60)
             assert result.returncode == 0, result.stderr

@@ -30,7 +30,7 @@ from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import create_match, first_nibble_take
 from tests.games.matchplay import assert_error, match_url, start_nibble_match
-from tests.integration.conftest import _database_url, await_until, holds_for
+from tests.integration.conftest import await_until, holds_for
 from tests.integration.http import HttpClient
 from tests.integration.servers import LiveServer
 
@@ -298,10 +298,10 @@ def _needs_redis_and_postgres() -> None:
 
 
 @pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
+def server(django_db_setup, django_db_blocker, server_database):
     with django_db_blocker.unblock():
         _needs_redis_and_postgres()
-    live = LiveServer(_database_url())
+    live = LiveServer(server_database)
     try:
         yield live
     finally:

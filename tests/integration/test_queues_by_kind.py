@@ -16,7 +16,7 @@ import redis
 from games.models import Match, Move
 from games.services import SeatSpec, bot_accounts_ensure, match_create
 from tests.factories import UserFactory
-from tests.integration.conftest import Worker, _database_url, queue_env, wait_until
+from tests.integration.conftest import Worker, queue_env, wait_until
 from tests.integration.http import register
 
 pytestmark = pytest.mark.integration
@@ -35,15 +35,15 @@ def _placement(legal: dict) -> dict:
 
 
 def test_a_flood_of_bot_moves_does_not_delay_a_rounds_scoring(live_server, celery_queue,
-                                                                 settings):
+                                                                 server_database, settings):
     settings.MAX_ACTIVE_BOT_MATCHES = 0
     names = queue_env(celery_queue)
     bots_queue = f"{names['CELERY_QUEUE_PREFIX']}bots"
     steps_queue = f"{names['CELERY_QUEUE_PREFIX']}steps"
     broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
     bot_accounts_ensure()
-    bots = Worker(celery_queue, _database_url(), concurrency=1, queues=bots_queue)
-    steps = Worker(celery_queue, _database_url(), concurrency=1, queues=steps_queue)
+    bots = Worker(celery_queue, server_database, concurrency=1, queues=bots_queue)
+    steps = Worker(celery_queue, server_database, concurrency=1, queues=steps_queue)
     try:
         bots.start()
         steps.start()

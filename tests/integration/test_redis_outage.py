@@ -38,7 +38,6 @@ from tests.hanging import HangingListener, free_port
 from tests.integration.conftest import (
     ROOT,
     Worker,
-    _database_url,
     holds_for,
     queue_env,
     wait_until,
@@ -149,7 +148,7 @@ class Timed(HttpClient):
 
 
 @pytest.fixture
-def stack(transactional_db, tmp_path):
+def stack(transactional_db, tmp_path, server_database):
     """The private Redis, and uvicorn, a worker and beat all configured to use it."""
     skip_unless(postgresql=True)
     port = free_port()
@@ -157,7 +156,7 @@ def stack(transactional_db, tmp_path):
     redis_server.start()
     queue = f"test-outage-{uuid.uuid4().hex[:8]}"
     env = {
-        "DJANGO_SETTINGS_MODULE": "config.settings.test", "DATABASE_URL": _database_url(),
+        "DJANGO_SETTINGS_MODULE": "config.settings.test", **server_database.env(),
         "BOARDPOST_CELERY_EAGER": "false", **queue_env(queue),
         "CELERY_BROKER_URL": f"redis://127.0.0.1:{port}/0",
         "CACHE_URL": f"redis://127.0.0.1:{port}/1",
@@ -177,7 +176,7 @@ def stack(transactional_db, tmp_path):
             sys.executable, "-m", "celery", "-A", "config.celery_app", "beat", "--loglevel=INFO",
             "-s", str(tmp_path / "beat-schedule")], env)
         started.append(beat)
-        worker = Worker(queue, _database_url(), env=env)
+        worker = Worker(queue, server_database, env=env)
         worker.start()
         started.append(worker)
         yield {"redis": redis_server, "port": port, "url": f"http://127.0.0.1:{web_port}",

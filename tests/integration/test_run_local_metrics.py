@@ -21,7 +21,6 @@ from prometheus_client.parser import text_string_to_metric_families
 from tests.games.helpers import first_nibble_take
 from tests.integration.conftest import (
     ROOT,
-    _database_url,
     _needs_real_services,
     queue_env,
     wait_until,
@@ -59,7 +58,7 @@ def stale_counter(directory: str) -> None:
 
 
 @pytest.mark.integration
-def test_make_runs_api_metrics_show_the_workers_task_series(transactional_db):
+def test_make_runs_api_metrics_show_the_workers_task_series(transactional_db, server_database):
     _needs_real_services()
     local = run_local()
     queue = f"runlocal-{uuid.uuid4().hex[:8]}"
@@ -68,7 +67,7 @@ def test_make_runs_api_metrics_show_the_workers_task_series(transactional_db):
     # What run_local.main() gives its processes, on this test's PostgreSQL database and Redis
     # (which the script's docstring offers) instead of the embedded SQLite and filesystem broker.
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.local",
-           "DATABASE_URL": _database_url(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+           **server_database.env(), "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
            **queue_env(queue),
            "EVENTS_REDIS_URL": settings.CELERY_BROKER_URL, "LOG_FORMAT": "plain",
            "PROMETHEUS_MULTIPROC_DIR": str(directory)}

@@ -24,7 +24,7 @@ from tests.conftest import skip_unless
 from tests.factories import UserFactory, token_for
 from tests.games.helpers import first_nibble_take
 from tests.games.matchplay import assert_error
-from tests.integration.conftest import _database_url, await_until
+from tests.integration.conftest import await_until
 from tests.integration.servers import LiveServer
 from tests.integration.test_longpoll import _move_nibble, _nibble_over_http, _players
 
@@ -121,10 +121,10 @@ def test_the_schema_describes_both_streams(api_client):
 # =========================================================================== real servers
 
 @pytest.fixture(scope="module")
-def server(django_db_setup, django_db_blocker):
+def server(django_db_setup, django_db_blocker, server_database):
     with django_db_blocker.unblock():
         skip_unless(postgresql=True, redis=True)
-    live = LiveServer(_database_url(), "tests.integration.stream_settings")
+    live = LiveServer(server_database, "tests.integration.stream_settings")
     try:
         yield live
     finally:
