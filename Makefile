@@ -26,7 +26,7 @@ run: $(STAMP) messages
 	$(BIN)/python scripts/run_local.py --port $(PORT)
 
 ## make test: the whole suite (PostgreSQL and Redis when DATABASE_URL / CELERY_BROKER_URL are
-## set) in one pytest process a core (pytest-xdist), each on a database and a Redis database
+## set) in up to four pytest processes (pytest-xdist), each on a database and a Redis database
 ## number of its own, with the checks below (make lint, make clients) run at the same time and
 ## printed when they end (scripts/test_suite.py); it fails when any of them does. The system
 ## packages the tests need come from make system-packages.

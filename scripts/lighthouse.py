@@ -9,7 +9,8 @@ boardpost_lighthouse afresh), with one player and a match against a bot in each 
 prints performance and accessibility per page, keeps the reports in test-artifacts/lighthouse/,
 and fails when a page scores below 90 in performance or below 100 in accessibility. The browser
 tests (tests/browser/test_budgets.py) use the same run for what does not depend on the
-machine's speed: accessibility 100.
+machine's speed: accessibility 100. Without the performance category nothing is timed, so the
+signed-in pages are audited at the same time, each in a tab of its own (see ``audit``).
 """
 
 from __future__ import annotations
@@ -58,27 +59,44 @@ def free_port() -> int:
         return listener.getsockname()[1]
 
 
-def lighthouse(url: str, port: int, categories: list[str], name: str) -> dict[str, int]:
-    """Run Lighthouse on ``url`` in the Chromium listening on ``port`` (mobile emulation, its
-    default); the scores (0-100) of ``categories``. The JSON report goes to REPORTS/name."""
+def lighthouse_started(url: str, port: int, categories: list[str],
+                       name: str) -> tuple[subprocess.Popen, Path]:
+    """Lighthouse started on ``url`` in the Chromium listening on ``port`` (mobile emulation,
+    its default), in a tab of its own; the process and the JSON report it writes
+    (REPORTS/name)."""
     REPORTS.mkdir(parents=True, exist_ok=True)
     report = REPORTS / f"{name}.json"
-    # Without the performance category nothing is timed: no throttling, no screenshots.
+    # Without the performance category nothing is timed: no throttling, no screenshots (the
+    # full-page screenshot is taken by a gatherer of its own, which --skip-audits leaves on).
     timing = [] if "performance" in categories else [
-        "--throttling-method=provided",
+        "--throttling-method=provided", "--disable-full-page-screenshot",
         "--skip-audits=screenshot-thumbnails,final-screenshot,full-page-screenshot"]
-    subprocess.run(
+    process = subprocess.Popen(
         ["node", str(LIGHTHOUSE), url, f"--port={port}", "--disable-storage-reset",
          f"--only-categories={','.join(categories)}", "--output=json",
          # A signed-in page keeps its live updates open: the network never falls quiet, so
          # Lighthouse waits this long (15 s) after the load event, then takes the page as it is.
          f"--output-path={report}", "--quiet", "--max-wait-for-load=15000", *timing],
-        check=True, cwd=ROOT)
+        cwd=ROOT)
+    return process, report
+
+
+def lighthouse_scores(process: subprocess.Popen, report: Path, url: str,
+                      categories: list[str]) -> dict[str, int]:
+    """The scores (0-100) of ``categories`` in the report of a Lighthouse run, once it ends."""
+    if process.wait() != 0:
+        raise subprocess.CalledProcessError(process.returncode, process.args)
     found = json.loads(report.read_text())
     if found.get("runtimeError"):
         raise RuntimeError(f"{url}: {found['runtimeError']}")
     return {category: round(found["categories"][category]["score"] * 100)
             for category in categories}
+
+
+def lighthouse(url: str, port: int, categories: list[str], name: str) -> dict[str, int]:
+    """Run Lighthouse on ``url`` in the Chromium listening on ``port``; the scores (0-100) of
+    ``categories``. The JSON report goes to REPORTS/name."""
+    return lighthouse_scores(*lighthouse_started(url, port, categories, name), url, categories)
 
 
 @contextmanager
@@ -118,7 +136,16 @@ def cold(page) -> None:
 
 def audit(base: str, token: str, username: str, matches: dict[str, str],
           categories: list[str], browser_type=None) -> dict[str, dict[str, int]]:
-    """Scores per page: the home page as a visitor, then signed in each match and the inbox."""
+    """Scores per page: the home page as a visitor, then signed in each match and the inbox.
+
+    With the performance category the pages are loaded one after the other, each cold. Without
+    it nothing is timed, and the signed-in pages, on which Lighthouse waits out its limit (their
+    live updates keep the network busy), are audited at the same time, each in a tab of its
+    own, loaded cold together: a page's accessibility does not depend on what another tab
+    loads meanwhile."""
+    signed_in = {**{f"match ({game})": (f"/match/{match_id}", f"match-{game}")
+                    for game, match_id in matches.items()},
+                 "inbox": ("/inbox", "inbox")}
     scores = {}
     with debuggable_chromium(browser_type) as (page, port):
         page.goto(base + "/signin")
@@ -126,12 +153,22 @@ def audit(base: str, token: str, username: str, matches: dict[str, str],
         scores["home"] = lighthouse(base + "/", port, categories, "home")
         page.evaluate("([token, name]) => { localStorage.setItem('boardpost.token', token);"
                       " localStorage.setItem('boardpost.username', name); }", [token, username])
-        for game, match_id in matches.items():
-            cold(page)
-            scores[f"match ({game})"] = lighthouse(f"{base}/match/{match_id}", port,
-                                                   categories, f"match-{game}")
+        if "performance" in categories:
+            for title, (path, name) in signed_in.items():
+                cold(page)
+                scores[title] = lighthouse(base + path, port, categories, name)
+            return scores
         cold(page)
-        scores["inbox"] = lighthouse(base + "/inbox", port, categories, "inbox")
+        runs = {title: (*lighthouse_started(base + path, port, categories, name), base + path)
+                for title, (path, name) in signed_in.items()}
+        try:
+            for title, (process, report, url) in runs.items():
+                scores[title] = lighthouse_scores(process, report, url, categories)
+        finally:
+            for process, _, _ in runs.values():
+                if process.poll() is None:
+                    process.kill()
+                    process.wait()
     return scores
 
 

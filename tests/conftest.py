@@ -9,6 +9,7 @@ the usual one: ``@pytest.mark.needs_postgresql("real row-lock concurrency needs 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -20,7 +21,7 @@ from rest_framework.test import APIClient
 
 import games.catalog  # noqa: F401  (the built-in games are registered on import)
 from games.kit.registry import GameSpec, register, unregister
-from tests import flush
+from tests import flush, template_db
 from tests.factories import UserFactory, token_for
 from tests.fourth_game.nim import SPEC as NIM
 from tests.xdist_run import run_files_removed, run_id_chosen
@@ -66,6 +67,20 @@ def pytest_collection_modifyitems(items):
             if marker is not None and not present:
                 item.add_marker(pytest.mark.skip(reason=marker.args[0] if marker.args
                                                   else reason))
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings, django_db_createdb,
+                                 django_db_keepdb, django_db_use_migrations, django_db_blocker):
+    """pytest-django's settings of the test databases (``test_<name>_gw<n>`` under xdist); in
+    an xdist run on PostgreSQL that makes its databases afresh, each one a copy of the run's
+    migrated template (tests/template_db.py)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if (run and worker and has_postgresql() and django_db_use_migrations
+            and (django_db_createdb or not django_db_keepdb)):
+        with django_db_blocker.unblock():
+            template_db.copies_from_template(run, worker)
 
 
 @pytest.fixture(autouse=True)

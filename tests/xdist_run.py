@@ -1,7 +1,8 @@
 """The files an xdist run shares between its processes, named by the run's id and removed at
 its end: the static files its browser tests collect once for every worker (STATIC_ROOT in
-config.settings.test, ``boardpost-static-<run id>`` in the temporary directory). The root
-conftest calls these from ``pytest_configure`` and ``pytest_unconfigure``."""
+config.settings.test, ``boardpost-static-<run id>`` in the temporary directory), and the
+template its test databases are copied from (tests/template_db.py). The root conftest calls
+these from ``pytest_configure`` and ``pytest_unconfigure``."""
 
 from __future__ import annotations
 
@@ -27,3 +28,6 @@ def run_files_removed(config) -> None:
         root = Path(tempfile.gettempdir()) / f"boardpost-static-{run}"
         shutil.rmtree(root, ignore_errors=True)
         root.with_name(f"{root.name}.lock").unlink(missing_ok=True)
+        from tests.template_db import template_dropped
+
+        template_dropped(run)

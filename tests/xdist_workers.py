@@ -6,8 +6,8 @@ apart here: worker ``gw<n>`` moves ``CELERY_BROKER_URL`` (and ``EVENTS_REDIS_URL
 records never meet another worker's. The settings read those variables when they load, before
 any conftest, so this is a plugin named on the command line: ``-p tests.xdist_workers``
 (scripts/test_suite.py passes it). It also says in which order the processes get the modules,
-and hands the modules that mostly sleep to one process as a single unit. Without xdist it
-changes nothing.
+and keeps the modules that mostly sleep to half the processes (the lanes) while the others
+compute. Without xdist it changes nothing.
 """
 
 from __future__ import annotations
@@ -44,10 +44,15 @@ def _move_redis_urls() -> None:
 
 
 WAITING = ("tests/browser/", "tests/integration/")
-# Modules that mostly sleep (outages, sweeps, kill-and-restart, real-time bots): one work unit
-# for all of them, so that one process takes them in turn while the others keep the cores busy.
+# Modules that mostly sleep (outages, sweeps, kill-and-restart, real-time bots): only the lanes,
+# half the processes (gw0, gw1, ...), take them, one module at a time, while the other processes
+# keep the cores busy with the rest; a lane takes other modules once none of these is left.
 SLEEPING = ("tests/integration/",)
-SLEEPING_LANE = "tests/integration/ (one lane)"
+
+
+def lanes(workers: int) -> int:
+    """How many of ``workers`` processes go through the sleeping modules: half, at least one."""
+    return max(1, workers // 2)
 
 
 def _relative(config, path) -> str:
@@ -55,7 +60,7 @@ def _relative(config, path) -> str:
 
 
 def pytest_collection_modifyitems(config, items):
-    """Under xdist, the sleeping modules first (they are handed out as one unit, see
+    """Under xdist, the sleeping modules first (the lanes take them, see
     ``pytest_xdist_make_scheduler``), then a module that waits on a browser and a module that
     computes take turns in the order the processes are handed modules, each module's tests in
     their own order: the longest modules start first, and while some processes wait, others
@@ -79,19 +84,32 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """``--dist loadfile`` with the sleeping modules as one unit: one process goes through
-    them while the others share out the rest, module by module (make test runs one process
-    more than there are cores for that lane)."""
+    """``--dist loadfile`` (a module's tests all in one process, modules handed out in the
+    order collected) with the sleeping modules kept to the lanes: a lane takes the next
+    sleeping module, any other process the next other one; when a process's kind runs out it
+    takes the next module of either kind. With four processes on two cores (make test's), two
+    lanes go through the sleeping modules in half the time one would, while the two others
+    compute."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    class SleepingLane(LoadFileScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            scope = super()._split_scope(nodeid)
-            return SLEEPING_LANE if scope.startswith(SLEEPING) else scope
+    def sleeping(scope: str) -> bool:
+        return scope.startswith(SLEEPING)
 
-    return SleepingLane(config, log)
+    class SleepingLanes(LoadFileScheduling):
+        def _is_lane(self, node) -> bool:
+            number = node.gateway.id.removeprefix("gw")
+            return number.isdigit() and int(number) < lanes(self.numnodes)
+
+        def _assign_work_unit(self, node) -> None:
+            lane = self._is_lane(node)
+            scope = next((scope for scope in self.workqueue if sleeping(scope) == lane),
+                         next(iter(self.workqueue)))
+            self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
+
+    return SleepingLanes(config, log)
 
 
 _move_redis_urls()
