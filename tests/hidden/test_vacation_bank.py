@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import logging
 import random
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -168,4 +169,17 @@ def test_nobody_else_learns_anything_of_a_bank(client_for, api_client, alice, bo
         root.setLevel(saved)
     assert compared > 300
     logged = stream.getvalue()
-    assert not [figure for figure in drawn if figure in logged]
+    assert not [figure for figure in drawn if _written(figure, logged)]
+
+
+def _written(figure: str, text: str) -> bool:
+    """Whether ``figure`` stands in ``text`` as a value of its own: not as digits inside a
+    longer word, such as a request id's random hex (``b42e10b49665467092...`` holds 654670)."""
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(figure)}(?![0-9A-Za-z])", text) is not None
+
+
+def test_a_figure_counts_as_written_only_as_a_value_of_its_own():
+    assert _written("654670", '{"left": 654670, "x": 1}')
+    assert _written("2026-03-04T15:30:00+00:00", 'until 2026-03-04T15:30:00+00:00.')
+    assert not _written("654670", '"request_id": "b42e10b49665467092ba3e06ad2217fe"')
+    assert not _written("654670", "16546701")
