@@ -61,11 +61,12 @@ def test_a_flood_of_bot_moves_does_not_delay_a_rounds_scoring(live_server, celer
         match_id = created["id"]
         assert players[1].post(f"/api/matches/{match_id}/join")[0] == 200
 
+        # The bot moves waiting when the round's last placement was answered (read after every
+        # placement: the round may be scored before the loop looks again).
         waiting_bot_moves = None
         while not Move.objects.filter(match_id=match_id, kind=Move.Kind.SYSTEM).exists():
             detail = players[0].get(f"/api/matches/{match_id}")[1]
             if not detail["to_act"]:
-                waiting_bot_moves = broker.llen(bots_queue)
                 wait_until(lambda: Move.objects.filter(match_id=match_id,
                                                        kind=Move.Kind.SYSTEM).exists(),
                            timeout=60, message="the round was not scored")
@@ -77,6 +78,7 @@ def test_a_flood_of_bot_moves_does_not_delay_a_rounds_scoring(live_server, celer
                 status, body = players[seat].post(f"/api/matches/{match_id}/moves",
                                                   {"move": _placement(legal)})
                 assert status == 201, body
+                waiting_bot_moves = broker.llen(bots_queue)
 
         # The round's scoring and the placement before it (a player's loop may already have
         # placed in the next round).
