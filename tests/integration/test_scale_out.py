@@ -330,18 +330,28 @@ class Cluster:
         return self.database_url.rsplit("/", 1)[1]
 
     def server_connections(self) -> int:
-        """PostgreSQL's backends on the run's database, but the one asking."""
+        """PostgreSQL's backends serving the cluster's PgBouncer on the run's database: those
+        whose client port is one of PgBouncer's server connections (the test session's other
+        connections to the same database, its own PgBouncer's among them, are not the
+        cluster's)."""
+        ports = [row["local_port"] for row in self._bouncer_show("SERVERS")]
+        if not ports:
+            return 0
         return int(self.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
-                            "AND pid <> pg_backend_pid()", self.database())[0][0])
+                            "AND client_port = ANY(%s)", self.database(), ports)[0][0])
 
     def bouncer_clients(self) -> int:
         """Client connections PgBouncer holds for the run's database."""
+        return len(self._bouncer_show("CLIENTS"))
+
+    def _bouncer_show(self, what: str) -> list[dict]:
+        """PgBouncer's SHOW ``what`` rows for the run's database."""
         with psycopg.connect(f"postgresql://{settings_user()}@127.0.0.1:{self.bouncer.port}/"
                              "pgbouncer", autocommit=True) as conn:
-            cursor = conn.execute("SHOW CLIENTS")
+            cursor = conn.execute(f"SHOW {what}")
             names = [column.name for column in cursor.description or []]
-            return sum(1 for row in cursor.fetchall()
-                       if dict(zip(names, row, strict=True))["database"] == self.database())
+            rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        return [row for row in rows if row["database"] == self.database()]
 
     def players(self, count: int, prefix: str) -> list[list[HttpClient]]:
         """``count`` new accounts, registered through alternate web servers; for each, one
