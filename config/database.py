@@ -119,13 +119,9 @@ def prepare_threshold(env: Any) -> int | None:
     value = str(env("DB_PREPARE_THRESHOLD", default="5")).strip().lower()
     if value in ("", "none", "off"):
         return None
-    try:
-        threshold = int(value)
-    except ValueError:
-        threshold = -1
-    if threshold < 0:
+    if not value.isdigit():
         raise ValueError(f"DB_PREPARE_THRESHOLD={value!r}: expected 0 or more, or 'none'.")
-    return threshold
+    return int(value)
 
 
 def transaction_pooling(config: dict[str, Any]) -> None:

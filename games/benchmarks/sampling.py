@@ -105,11 +105,3 @@ def _frame(frame: str) -> str:
     path = where.rstrip(")").rsplit(":", 1)[0]
     return f"{name} ({'/'.join(Path(path).parts[-2:])})"
 
-
-def children(pid: int) -> list[int]:
-    """The processes ``pid`` started (a server's workers), as Linux lists them."""
-    try:
-        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
-    except OSError:
-        return []
-    return [int(part) for part in text.split()]

@@ -79,5 +79,10 @@ def worker_pid(pid: int, server: str) -> int | None:
     master's first child; None while the master has not started it)."""
     if server != "granian":
         return pid
-    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return int(children[0]) if children else None
+    workers = children(pid)
+    return workers[0] if workers else None
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (a server's workers), as Linux lists them."""
+    return [int(part) for part in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]

@@ -16,8 +16,6 @@ that it may be restarted, and a PgBouncer on a free port in front of it:
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 import time
 import uuid
@@ -26,6 +24,7 @@ import psycopg
 import pytest
 
 from tests.games.helpers import first_nibble_take
+from tests.integration.conftest import pgbouncer_installed
 from tests.integration.http import HttpClient, all_at_once, register
 from tests.integration.servers import ApiServer, PgBouncer, PrivatePostgres
 from tests.integration.test_db_outage import (
@@ -59,7 +58,7 @@ class Stack:
 
 @pytest.fixture(scope="module")
 def stack():
-    if shutil.which("pgbouncer", path=f"{os.environ.get('PATH', '')}:/usr/sbin") is None:
+    if not pgbouncer_installed():
         pytest.skip("PgBouncer is not installed (Debian's pgbouncer package)")
     pg = private_postgres_or_skip()
     bouncer = None

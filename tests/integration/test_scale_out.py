@@ -55,9 +55,15 @@ from prometheus_client.parser import text_string_to_metric_families
 from config.celery_app import app as celery_app
 from tests.conftest import skip_unless
 from tests.games.helpers import first_nibble_take
-from tests.integration.conftest import ROOT, holds_for, queue_env, wait_until
+from tests.integration.conftest import (
+    ROOT,
+    holds_for,
+    pgbouncer_installed,
+    queue_env,
+    wait_until,
+)
 from tests.integration.http import HttpClient, register
-from tests.integration.servers import free_port
+from tests.integration.servers import free_port, show
 from tests.integration.test_bots_worker import human_move
 from tests.integration.test_longpoll import Waiter
 from tests.integration.test_streams import Stream
@@ -348,9 +354,7 @@ class Cluster:
         """PgBouncer's SHOW ``what`` rows for the run's database."""
         with psycopg.connect(f"postgresql://{settings_user()}@127.0.0.1:{self.bouncer.port}/"
                              "pgbouncer", autocommit=True) as conn:
-            cursor = conn.execute(f"SHOW {what}")
-            names = [column.name for column in cursor.description or []]
-            rows = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+            rows = show(conn, what)
         return [row for row in rows if row["database"] == self.database()]
 
     def players(self, count: int, prefix: str) -> list[list[HttpClient]]:
@@ -397,7 +401,7 @@ def _needs_services() -> None:
     for tool in ("bash", "pg_isready"):
         if subprocess.run(["which", tool], capture_output=True).returncode != 0:
             pytest.skip(f"the compose start scripts need {tool}")
-    if shutil.which("pgbouncer", path=f"{os.environ.get('PATH', '')}:/usr/sbin") is None:
+    if not pgbouncer_installed():
         pytest.skip("the compose file's pgbouncer service needs PgBouncer (Debian's pgbouncer "
                     "package)")
 

@@ -53,8 +53,8 @@ from accounts.models import User
 from accounts.services import token_create
 from games.benchmarks.queues import purge_task_queues
 from games.benchmarks.ratios import Row, floor_work_problem, ratio_table
-from games.benchmarks.sampling import Sampler, children, profiling_available
-from games.benchmarks.servers import WSGI_SERVERS, wsgi_command
+from games.benchmarks.sampling import Sampler, profiling_available
+from games.benchmarks.servers import WSGI_SERVERS, children, wsgi_command
 from games.benchmarks.snapshot import floor_state
 from games.management.progress import ProgressBar
 from games.models import Match, Move, Seat
