@@ -13,7 +13,8 @@ among the compiled parameters (checked when the query is compiled), and the call
 as the database driver takes it (``Field.get_db_prep_value``).
 
 ``Statements`` does the same for the writes: a model's one-row INSERT and its UPDATE of chosen
-fields, written once per process and filled with each row's values.
+fields, written once per process and filled with each row's values. ``Writes`` sends several
+of them as one statement (one round trip to PostgreSQL instead of one each).
 """
 
 from __future__ import annotations
@@ -131,34 +132,49 @@ class Statements:
         are set in order."""
         if not instances:
             return []
+        write = self._insert_write(instances, fields)
+        with connections[write.alias].cursor() as cursor:
+            write.run(cursor)
+        return instances
+
+    def update(self, instance: Model, fields: tuple[str, ...]) -> None:
+        """Write ``fields`` of the saved ``instance`` to its row, as ``save(update_fields=...)``
+        does (a row that is gone raises ``DatabaseError``)."""
+        write = self._update_write(instance, fields)
+        with connections[write.alias].cursor() as cursor:
+            write.run(cursor)
+
+    def _insert_write(self, instances: list[M], fields: tuple[str, ...]) -> _Write:
         alias = router.db_for_write(self._model, instance=instances[0])
         connection = connections[alias]
         key = (fields, len(instances))
         sql, columns = self._inserts.get(key) or self._insert_sql(key, connection)
         values = [field.get_db_prep_save(field.pre_save(instance, True), connection)
                   for instance in instances for field in columns]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            keys = cursor.fetchall()
-        for instance, (pk,) in zip(instances, keys, strict=True):
-            instance.pk = pk
-            instance._state.adding = False
-            instance._state.db = alias
-        return instances
 
-    def update(self, instance: Model, fields: tuple[str, ...]) -> None:
-        """Write ``fields`` of the saved ``instance`` to its row, as ``save(update_fields=...)``
-        does (a row that is gone raises ``DatabaseError``)."""
+        def done(keys: list[Any]) -> None:
+            for instance, pk in zip(instances, keys, strict=True):
+                instance.pk = pk
+                instance._state.adding = False
+                instance._state.db = alias
+
+        return _Write(alias=alias, shape=(self._model, "insert", key), sql=sql, values=values,
+                      returning=self._model._meta.pk.rel_db_type(connection), done=done)
+
+    def _update_write(self, instance: Model, fields: tuple[str, ...]) -> _Write:
         alias = instance._state.db or router.db_for_write(self._model, instance=instance)
         connection = connections[alias]
         sql, columns = self._updates.get(fields) or self._update_sql(fields, connection)
         values = [field.get_db_prep_save(field.pre_save(instance, False), connection)
                   for field in columns]
         values.append(self._model._meta.pk.get_db_prep_value(instance.pk, connection))
-        with connection.cursor() as cursor:
-            cursor.execute(sql, values)
-            if cursor.rowcount != 1:
+
+        def done(rows: list[Any]) -> None:
+            if len(rows) != 1:
                 raise DatabaseError("Save with update_fields did not affect any rows.")
+
+        return _Write(alias=alias, shape=(self._model, "update", fields), sql=sql,
+                      values=values, returning=None, done=done)
 
     def _columns(self, fields: tuple[str, ...]) -> list[Field[Any, Any]]:
         columns = []
@@ -188,3 +204,104 @@ class Statements:
                f"WHERE {quote(meta.pk.column)} = %s")
         self._updates[fields] = (sql, columns)
         return sql, columns
+
+
+@dataclass(frozen=True)
+class _Write:
+    """One statement of ``Statements``, ready to run: its database, what its SQL depends on
+    (``shape``), the SQL and its values, the database type of the rows it answers (an
+    insert's primary keys) or None (an update answers only a count), and what follows
+    (``done``: the keys in order, or one item per row updated)."""
+
+    alias: str
+    shape: Hashable
+    sql: str
+    values: list[Any]
+    returning: str | None
+    done: Callable[[list[Any]], None]
+
+    def run(self, cursor: Any) -> None:
+        """Run it alone on ``cursor``."""
+        cursor.execute(self.sql, self.values)
+        self.done([pk for (pk,) in cursor.fetchall()] if self.returning is not None
+                  else [None] * cursor.rowcount)
+
+    @property
+    def part(self) -> str:
+        """Its SQL as a part of a ``WITH``, answering a row for each row it wrote."""
+        return self.sql if self.returning is not None else f"{self.sql} RETURNING 1"
+
+    @property
+    def answer_type(self) -> str:
+        return self.returning or "integer"
+
+
+class Writes:
+    """Inserts and updates of ``Statements`` sent together: ``write()`` runs them as ONE
+    statement on PostgreSQL (each a data-modifying ``WITH`` part, their rows answered
+    together), one round trip where each would take its own; elsewhere (SQLite) one after
+    the other. Each ends as it would alone: primary keys set in order, an update that found
+    no row a ``DatabaseError``.
+
+    The parts of one statement see the database as it was before it and not each other's
+    rows, so only writes that do not depend on one another go together (a log entry, the
+    match row it moves on, the feed entries it brings), all in one transaction: a foreign key
+    between them is checked at commit, as Django declares them on PostgreSQL."""
+
+    # The statement's SQL by the shapes of its parts, written once per process.
+    _sql: dict[tuple[Hashable, ...], str] = {}
+
+    def __init__(self) -> None:
+        self._writes: list[_Write] = []
+
+    def insert(self, statements: Statements, instances: list[M],
+               fields: tuple[str, ...]) -> None:
+        """Insert ``instances`` with ``fields`` (``Statements.insert_many``) on ``write()``."""
+        if instances:
+            self._writes.append(statements._insert_write(instances, fields))
+
+    def update(self, statements: Statements, instance: Model, fields: tuple[str, ...]) -> None:
+        """Write ``fields`` of ``instance`` (``Statements.update``) on ``write()``."""
+        self._writes.append(statements._update_write(instance, fields))
+
+    def write(self) -> None:
+        """Send what was collected and finish each part; nothing is left to send after."""
+        writes, self._writes = self._writes, []
+        if not writes:
+            return
+        alias = writes[0].alias
+        connection = connections[alias]
+        if (len(writes) == 1 or connection.vendor != "postgresql"
+                or any(write.alias != alias for write in writes)):
+            for write in writes:
+                with connections[write.alias].cursor() as cursor:
+                    write.run(cursor)
+            return
+        shape = tuple(write.shape for write in writes)
+        sql = self._sql.get(shape)
+        if sql is None:
+            sql = self._sql[shape] = _together(writes)
+        values = [value for write in writes for value in write.values]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            rows = cursor.fetchall()
+        answers: list[list[Any]] = [[] for _ in writes]
+        for row in rows:
+            answers[row[0]].append(row[1 + row[0]])
+        for write, answer in zip(writes, answers, strict=True):
+            write.done(answer)
+
+
+def _together(writes: list[_Write]) -> str:
+    """One statement of several that each answer one column: each a ``WITH`` part, and a row
+    for each row each part answers, the part's position first, then one column per part, its
+    own answer in its own column, the others NULL of that column's type. The branches of a
+    ``UNION ALL`` come one after another, so each part's rows keep the order its
+    ``RETURNING`` gave them."""
+    with_parts = ", ".join(f"w{n} AS ({write.part})" for n, write in enumerate(writes))
+    answers = " UNION ALL ".join(
+        "SELECT " + ", ".join([str(n), *(f"w{n}.*" if column == n else f"NULL::{other.answer_type}"
+                                          for column, other in enumerate(writes))])
+        + f" FROM w{n}"
+        for n in range(len(writes)))
+    return f"WITH {with_parts} {answers}"

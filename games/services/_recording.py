@@ -21,7 +21,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from config.prepared import Statements
+from config.prepared import Statements, Writes
 from games import movelog
 from games.clocks.clock import Clocks
 from games.exceptions import MatchNotStarted
@@ -40,7 +40,14 @@ from games.services.clocks import (
 )
 from games.services.locking import LockedMatch, lock_held
 from games.services.match_end import MatchEnd, match_ended
-from games.services.notifications import match_changed, notify, wake_after_commit
+from games.services.notifications import (
+    FeedEntries,
+    feed_entries,
+    feed_write,
+    match_changed,
+    notify,
+    wake_after_commit,
+)
 from games.services.plans import plan_advance, plan_store, plans_available, plans_clear
 
 # The log's rows and the match's are written by SQL kept per process (config.prepared): the
@@ -51,9 +58,13 @@ _MOVE_FIELDS = ("match", "seq", "kind", "seat", "user", "payload", "events", "by
                 "created_at")
 
 
-def _save(match: Match, *fields: str) -> None:
-    """Write ``fields`` of the locked match (and its ``updated_at``) to its row."""
-    _MATCH_ROWS.update(match, (*fields, "updated_at"))
+def _save(match: Match, *fields: str, writes: Writes | None = None) -> None:
+    """Write ``fields`` of the locked match (and its ``updated_at``) to its row (with
+    ``writes``: when they are written)."""
+    if writes is None:
+        _MATCH_ROWS.update(match, (*fields, "updated_at"))
+    else:
+        writes.update(_MATCH_ROWS, match, (*fields, "updated_at"))
 
 
 def _require_lock(locked: LockedMatch) -> None:
@@ -111,12 +122,17 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
     _require_lock(locked)
     match, engine = locked.match, locked.engine
     previous_actors = frozenset(match.actors)
+    # The log entry, the match row and the feed entries go to the database together, as one
+    # statement (config.prepared.Writes): none of them reads another.
+    writes = Writes()
     move = _append(match, kind=kind, seat=seat, user=user, payload=payload,
-                   events=list(transition.events), by_plan=by_plan)
+                   events=list(transition.events), by_plan=by_plan, writes=writes)
     _snapshot(locked, transition.state, previous_actors=previous_actors,
               mover=seat if kind == Move.Kind.MOVE else None)
     outcome = engine.outcome(transition.state)
     if outcome is not None:
+        # What ends a match reads the log as it now stands.
+        writes.write()
         _finish(locked, outcome, ["version", "state", "actors"])
         return move
     # What the match now waits for is written with the transition itself (see games.services.due).
@@ -125,9 +141,9 @@ def record(*, locked: LockedMatch, kind: str, seat: int | None, user: User | Non
     # When the set of seats the match waits for grows, a new turn has begun for all of them
     # (in a simultaneous draft the last to place is among them again): each is told.
     newly_to_act = set(match.actors) - quiet if set(match.actors) - previous_actors else set()
-    _save(match, "version", "state", "actors", *CLOCK_FIELDS, "work_due_at")
+    _save(match, "version", "state", "actors", *CLOCK_FIELDS, "work_due_at", writes=writes)
     wake: set[str] = set()
-    _notify_turns(locked, newly_to_act, wake)
+    feed_write(_turn_entries(locked, newly_to_act), writes, wake)
     match_changed(match, wake)
     wake_after_commit(wake)
     _schedule_follow_ups(match, work)
@@ -254,15 +270,19 @@ def abort(*, locked: LockedMatch, reason: str, late: frozenset[int] = frozenset(
 
 def _append(match: Match, *, payload: dict[str, Any], events: list[Any] | None = None,
             kind: str = Move.Kind.SYSTEM, seat: int | None = None, user: User | None = None,
-            by_plan: bool = False) -> Move:
-    """Append the next entry of the match's log (a system entry unless told) and move the
-    match's version on to it; the caller saves the match."""
+            by_plan: bool = False, writes: Writes | None = None) -> Move:
+    """Append the next entry of the match's log (a system entry unless told; with
+    ``writes``: written with them) and move the match's version on to it; the caller saves
+    the match."""
     match.version += 1
     # The row lock and the version check make a duplicate seq impossible; the unique
     # constraint on (match, seq) is the last line of defence.
-    return _MOVE_ROWS.insert(Move(match=match, seq=match.version, kind=kind, seat=seat,
-                                  user=user, payload=payload, events=events or [],
-                                  by_plan=by_plan), _MOVE_FIELDS)
+    move = Move(match=match, seq=match.version, kind=kind, seat=seat, user=user,
+                payload=payload, events=events or [], by_plan=by_plan)
+    if writes is None:
+        return _MOVE_ROWS.insert(move, _MOVE_FIELDS)
+    writes.insert(_MOVE_ROWS, [move], _MOVE_FIELDS)
+    return move
 
 
 def human_ids(seats: Iterable[Seat]) -> list[int]:
@@ -304,16 +324,25 @@ def _record_results(seats: Iterable[Seat], ranks: tuple[int, ...],
     Seat.objects.bulk_update(rows, ["rank", "score"])
 
 
-def _notify_turns(locked: LockedMatch, seats: Iterable[int], wake: set[str] | None = None) -> None:
+def _notify_turns(locked: LockedMatch, seats: Iterable[int]) -> None:
     """A "your turn" entry for each person among ``seats`` who is still in play."""
+    feed_write(_turn_entries(locked, seats), Writes())
+
+
+def _turn_entries(locked: LockedMatch, seats: Iterable[int]) -> list[FeedEntries]:
+    """The "your turn" entries (``_notify_turns``), made and not yet written."""
     match = locked.match
     due_seats = set(seats)
+    turns = []
     for seat in locked.seats:
         if seat.index in due_seats and seat.user is not None and not seat.user.is_bot \
                 and seat.forfeited_at is None:
-            notify(user_ids=[seat.user.id], type=UserEvent.Type.YOUR_TURN, match=match,
-                   game=match.game, version=match.version, deadline=match.deadline, wake=wake,
-                   reachable=locked.reachable(seat))
+            entries = feed_entries(user_ids=[seat.user.id], type=UserEvent.Type.YOUR_TURN,
+                                   match=match, game=match.game, version=match.version,
+                                   deadline=match.deadline, reachable=locked.reachable(seat))
+            if entries is not None:
+                turns.append(entries)
+    return turns
 
 
 def _schedule_follow_ups(match: Match, work: due.Work, *, started: bool = False) -> None:

@@ -7,11 +7,12 @@ commit. Entries carry only what every seat may know (match ids, seats, deadlines
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
-from config.prepared import Statements
+from config.prepared import Statements, Writes
 from games.live.hub import match_channel, publish, user_channel
 from games.models import Match, UserEvent
 from games.services.scheduling import notify_after_commit
@@ -46,19 +47,59 @@ def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
     False sends no task at all (it would find nowhere to send), and the notification sweep
     leaves such entries alone too (a device added later is not owed them). None: unknown, the
     task decides."""
+    entries = feed_entries(user_ids=user_ids, type=type, match=match, reachable=reachable,
+                           **data)
+    if entries is not None:
+        _ENTRY_ROWS.insert_many(entries.rows, _ENTRY_FIELDS)
+        entries.written(wake)
+
+
+@dataclass(frozen=True)
+class FeedEntries:
+    """The feed entries of one ``notify``, made but not yet written: a caller that writes
+    them with its other rows (``write_with``) calls ``written`` once they are."""
+
+    rows: list[UserEvent]
+    type: str
+    reachable: bool | None
+
+    def write_with(self, writes: Writes) -> None:
+        writes.insert(_ENTRY_ROWS, self.rows, _ENTRY_FIELDS)
+
+    def written(self, wake: set[str] | None = None) -> None:
+        """What follows the entries' rows, as ``notify`` says: the notification task, the
+        wake-up of their users' clients."""
+        if self.type in NOTIFIED_TYPES and self.reachable is not False:
+            notify_after_commit(event_ids=[entry.id for entry in self.rows
+                                           if entry.id is not None])
+        channels = {user_channel(entry.user_id) for entry in self.rows}
+        if wake is None:
+            wake_after_commit(channels)
+        else:
+            wake.update(channels)
+
+
+def feed_write(feed: Iterable[FeedEntries], writes: Writes,
+               wake: set[str] | None = None) -> None:
+    """Write the entries of ``feed`` with whatever ``writes`` holds already, in one statement,
+    then what follows each (``FeedEntries.written``)."""
+    feed = list(feed)
+    for entries in feed:
+        entries.write_with(writes)
+    writes.write()
+    for entries in feed:
+        entries.written(wake)
+
+
+def feed_entries(*, user_ids: Iterable[int], type: str, match: Match | None = None,
+                 reachable: bool | None = None, **data: Any) -> FeedEntries | None:
+    """The entries ``notify`` would write (one per user), not written; None for no user."""
     ids = sorted(set(user_ids))
     if not ids:
-        return
-    created = _ENTRY_ROWS.insert_many([
-        UserEvent(user_id=user_id, type=type, match=match, data=_jsonable(data))
-        for user_id in ids], _ENTRY_FIELDS)
-    if type in NOTIFIED_TYPES and reachable is not False:
-        notify_after_commit(event_ids=[entry.id for entry in created if entry.id is not None])
-    channels = {user_channel(user_id) for user_id in ids}
-    if wake is None:
-        wake_after_commit(channels)
-    else:
-        wake.update(channels)
+        return None
+    return FeedEntries(rows=[UserEvent(user_id=user_id, type=type, match=match,
+                                       data=_jsonable(data)) for user_id in ids],
+                       type=type, reachable=reachable)
 
 
 def match_changed(match: Match, wake: set[str] | None = None) -> None:

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from uuid import uuid4
 
 import pytest
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from config.prepared import Statements
+from config.prepared import Statements, Writes
 from games.models import Match, Move, UserEvent
 from tests.factories import UserFactory
 
@@ -89,3 +90,69 @@ def test_the_sql_is_written_once_per_set_of_fields():
         statements.update(match, ("version",))
     statements.update(match, ("version", "actors"))
     assert len(statements._updates) == 2
+
+
+def _together(match, users, seq=1):
+    """A log entry, the match row it moves on and a feed entry for each user, collected in a
+    Writes."""
+    writes = Writes()
+    move = Move(match=match, seq=seq, kind=Move.Kind.MOVE, seat=0, user=users[0],
+                payload={"take": [[0, 1]]}, events=[])
+    writes.insert(Statements(Move), [move], MOVE_FIELDS)
+    match.version, match.state = 1, {"board": [2]}
+    writes.update(Statements(Match), match, ("version", "state", "updated_at"))
+    entries = [UserEvent(user=user, type=UserEvent.Type.YOUR_TURN, match=match, data={"n": n})
+               for n, user in enumerate(users)]
+    writes.insert(Statements(UserEvent), entries, ("user", "type", "match", "data",
+                                                   "created_at"))
+    return writes, move, entries
+
+
+def test_writes_together_are_one_statement_and_end_as_each_would_alone():
+    match, users = _match(), [UserFactory(), UserFactory()]
+    writes, move, entries = _together(match, users)
+    with CaptureQueriesContext(connection) as queries:
+        writes.write()
+    assert len(queries) == 1 and queries[0]["sql"].startswith("WITH ")
+    assert move.pk is not None and not move._state.adding
+    assert Move.objects.get(pk=move.pk).payload == {"take": [[0, 1]]}
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.version, stored.state) == (1, {"board": [2]})
+    # Each entry got its own key, in order.
+    assert [UserEvent.objects.get(pk=entry.pk).data for entry in entries] == [{"n": 0}, {"n": 1}]
+    assert entries[0].pk < entries[1].pk
+    # Nothing is left to write: a second write sends nothing.
+    with CaptureQueriesContext(connection) as queries:
+        writes.write()
+    assert len(queries) == 0
+
+
+def test_an_update_together_with_others_that_finds_no_row_raises():
+    match, users = _match(), [UserFactory()]
+    writes, _, _ = _together(match, users)
+    Match.objects.filter(pk=match.pk).update(id=uuid4())
+    with pytest.raises(DatabaseError), transaction.atomic():
+        writes.write()
+
+
+def test_the_statement_together_is_written_once_per_shape():
+    match, users = _match(), [UserFactory()]
+    Writes._sql.clear()
+    for seq in (1, 2):
+        writes, _, _ = _together(match, users, seq)
+        writes.write()
+    assert len(Writes._sql) == 1
+    writes, _, _ = _together(match, [*users, UserFactory()], 3)  # two entries: another shape
+    writes.write()
+    assert len(Writes._sql) == 2
+
+
+def test_one_write_alone_is_its_own_statement():
+    match = _match()
+    writes = Writes()
+    match.version = 7
+    writes.update(Statements(Match), match, ("version",))
+    with CaptureQueriesContext(connection) as queries:
+        writes.write()
+    assert len(queries) == 1 and queries[0]["sql"].startswith("UPDATE ")
+    assert Match.objects.get(pk=match.pk).version == 7

@@ -15,10 +15,11 @@ pytestmark = pytest.mark.django_db
 DETAIL_QUERIES = 3
 # Lists: the token, the matches, their seats, the seats' users.
 LIST_QUERIES = 4
-# A move: the match locked and read with its seats and players (one query), the move row, the
-# snapshot and version, the opponent's "your turn" feed entry, and the savepoint around them
-# (opened and released). The token is remembered from the request before.
-MOVE_QUERIES = 6
+# A move: the match locked and read with its seats and players (one query), one statement that
+# writes the move row, the snapshot and version and the opponent's "your turn" feed entry
+# together, and the savepoint around them (opened and released). The token is remembered from
+# the request before.
+MOVE_QUERIES = 4
 # With an Idempotency-Key: the key looked up under the lock, the answer kept for retries, and
 # the savepoint of the transaction that holds the move and its answer together.
 IDEMPOTENT_MOVE_QUERIES = MOVE_QUERIES + 4
