@@ -23,8 +23,14 @@ from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.models import ApiToken, token_digest
 from config.i18n import activate_user_language
+from config.prepared import Prepared
 
 _MAX_ENTRIES = 10_000
+
+# A token with its user by the key's digest, built and compiled once per process
+# (config.prepared): every process looks each busy client's token up every few seconds.
+_TOKEN_QUERY = Prepared(lambda digest: ApiToken.objects.select_related("user").filter(
+    digest=digest), stand_in="0" * 64)
 
 
 class CachedTokenAuthentication(TokenAuthentication):
@@ -45,10 +51,10 @@ class CachedTokenAuthentication(TokenAuthentication):
         entry = self._entries.get(key)
         if entry is not None and entry[0] > now:
             return entry[1], entry[2]
-        try:
-            token = ApiToken.objects.select_related("user").get(digest=token_digest(key))
-        except ApiToken.DoesNotExist:
-            raise AuthenticationFailed(_("Invalid token.")) from None
+        rows = _TOKEN_QUERY.rows(token_digest(key))
+        if not rows:
+            raise AuthenticationFailed(_("Invalid token."))
+        token = rows[0]
         remaining = None
         if token.expires is not None:
             remaining = (token.expires - timezone.now()).total_seconds()
