@@ -121,6 +121,7 @@ class Statements:
         # By the fields and the number of rows.
         self._inserts: dict[tuple[tuple[str, ...], int], _Sql] = {}
         self._updates: dict[tuple[str, ...], _Sql] = {}
+        self._key_types: dict[str, str] = {}
 
     def insert(self, instance: M, fields: tuple[str, ...]) -> M:
         """Insert ``instance`` with ``fields`` (the rest take their database defaults) and
@@ -159,7 +160,7 @@ class Statements:
                 instance._state.db = alias
 
         return _Write(alias=alias, shape=(self._model, "insert", key), sql=sql, values=values,
-                      returning=self._model._meta.pk.rel_db_type(connection), done=done)
+                      returning=self._key_type(connection), done=done)
 
     def _update_write(self, instance: Model, fields: tuple[str, ...]) -> _Write:
         alias = instance._state.db or router.db_for_write(self._model, instance=instance)
@@ -175,6 +176,14 @@ class Statements:
 
         return _Write(alias=alias, shape=(self._model, "update", fields), sql=sql,
                       values=values, returning=None, done=done)
+
+    def _key_type(self, connection: Any) -> str:
+        """The database type of the model's primary key (what its inserts answer)."""
+        key_type = self._key_types.get(connection.vendor)
+        if key_type is None:
+            key_type = self._key_types[connection.vendor] = \
+                self._model._meta.pk.rel_db_type(connection)
+        return key_type
 
     def _columns(self, fields: tuple[str, ...]) -> list[Field[Any, Any]]:
         columns = []
