@@ -38,8 +38,9 @@ from django.core import checks
 logger = logging.getLogger("config.database")
 
 POSTGRESQL = "django.db.backends.postgresql"
-# Django's PostgreSQL backend with a cheaper check of pooled connections (config.postgresql).
-POOLED_POSTGRESQL = "config.postgresql"
+# Django's PostgreSQL backend with psycopg's compiled timestamp loader and a cheaper check of
+# pooled connections (config.postgresql): every PostgreSQL entry uses it.
+PROJECT_POSTGRESQL = "config.postgresql"
 SQLITE = "django.db.backends.sqlite3"
 # DATABASE_POOLER: what stands between the processes and PostgreSQL.
 POOLERS = ("", "pgbouncer")
@@ -74,6 +75,7 @@ def database_settings(env: Any, default_url: str, *, pool: bool, url_var: str = 
         options["transaction_mode"] = "IMMEDIATE"
         return config
     if config["ENGINE"] == POSTGRESQL:
+        config["ENGINE"] = PROJECT_POSTGRESQL
         # A connection attempt to an unreachable server gives up after this many seconds.
         options.setdefault("connect_timeout", env.int("DB_CONNECT_TIMEOUT", default=5))
         # Parameters travel apart from the SQL (the extended protocol): psycopg's client-side
@@ -86,7 +88,7 @@ def database_settings(env: Any, default_url: str, *, pool: bool, url_var: str = 
         options.setdefault("prepare_threshold", prepare_threshold(env))
         if pooler_name(env) == "pgbouncer":
             transaction_pooling(config)
-    if config["ENGINE"] == POSTGRESQL and pool:
+    if config["ENGINE"] == PROJECT_POSTGRESQL and pool:
         # Pooled connections go back to the pool when a request ends (the pool requires
         # CONN_MAX_AGE = 0), and the pool checks one before handing it out, so a connection
         # the server closed (a restart) is replaced instead of failing a request. The check
@@ -94,7 +96,6 @@ def database_settings(env: Any, default_url: str, *, pool: bool, url_var: str = 
         # Django's (CONN_HEALTH_CHECKS) would cost a round trip to the server per request.
         config["CONN_MAX_AGE"] = 0
         config["CONN_HEALTH_CHECKS"] = False
-        config["ENGINE"] = POOLED_POSTGRESQL
         options["pool"] = {
             "min_size": env.int("DB_POOL_MIN_SIZE", default=2),
             "max_size": env.int("DB_POOL_MAX_SIZE", default=10),

@@ -64,7 +64,7 @@ def test_a_connection_the_server_ended_is_found_broken(raw_connection, django_db
         database.pooled_connection_check(raw_connection)
 
 
-def test_the_pooled_backend_is_chosen_with_the_pool():
+def test_the_projects_backend_checks_pooled_connections_itself():
     import environ
 
     env = environ.Env()
@@ -73,4 +73,6 @@ def test_the_pooled_backend_is_chosen_with_the_pool():
     without = database.database_settings(env, url, pool=False)
     assert with_pool["ENGINE"] == "config.postgresql"
     assert with_pool["CONN_HEALTH_CHECKS"] is False
-    assert without["ENGINE"] == "django.db.backends.postgresql"
+    # Without a pool, the same backend (for its timestamp loader); Django checks connections.
+    assert without["ENGINE"] == "config.postgresql"
+    assert without["CONN_HEALTH_CHECKS"] is True

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.database import POOLED_POSTGRESQL, PoolerError, database_settings
+from config.database import PROJECT_POSTGRESQL, PoolerError, database_settings
 
 URL = "postgres://boardpost@127.0.0.1:6432/boardpost"
 
@@ -48,7 +48,7 @@ def test_pgbouncer_turns_off_server_side_cursors_and_prepared_statements(pool):
     assert config["OPTIONS"]["prepare_threshold"] is None
     # The process keeps its own pool of (cheap) connections to PgBouncer.
     assert ("pool" in config["OPTIONS"]) is pool
-    assert (config["ENGINE"] == POOLED_POSTGRESQL) is pool
+    assert config["ENGINE"] == PROJECT_POSTGRESQL
 
 
 def test_a_threshold_in_the_url_is_overruled_behind_pgbouncer():
