@@ -547,9 +547,11 @@ class Command(BaseCommand):
         tasks = await self._connect(server, setup, answers, options)
         connected = sum(1 for answer in answers if not answer.error)
 
-        # Every request is sent; the server is done reading them once its CPU goes quiet.
+        # Every request is sent; the server is done reading them once its CPU goes quiet. It
+        # may take up to half the clients' wait (a slow machine needs 5 ms a client or more):
+        # the other half leaves the wake-ups time before any wait ends.
         settle_started = time.perf_counter()
-        await self._settle(server, limit=max(5.0, options["wait"] / 3))
+        settled = await self._settle(server, limit=max(5.0, options["wait"] / 2))
         settle_seconds = time.perf_counter() - settle_started
         waiting = server.status()
         sockets = server.sockets()
@@ -567,6 +569,7 @@ class Command(BaseCommand):
         profile = sampler.stop() if sampler is not None else []
         return {"cpu": cpu, "answers": answers, "connected": connected, "early": early,
                 "waiting": waiting, "sockets": sockets, "settle": settle_seconds,
+                "settled": settled,
                 "trigger_at": trigger_at, "moves_seconds": moves_seconds, "profile": profile}
 
     async def _connect(self, server: ServerProcess, setup: Setup, answers: list[Answer],
@@ -635,8 +638,9 @@ class Command(BaseCommand):
         if match.status != 201 and not self.move_error:
             self.move_error = f"{match.status} {body}"
 
-    async def _settle(self, server: ServerProcess, limit: float, quiet: float = 0.03) -> None:
-        """Until the server used less than ``quiet`` of a CPU over two 0.5 s windows."""
+    async def _settle(self, server: ServerProcess, limit: float, quiet: float = 0.03) -> bool:
+        """Until the server used less than ``quiet`` of a CPU over two 0.5 s windows; whether
+        it did within ``limit`` seconds."""
         started = time.monotonic()
         calm = 0
         last = server.cpu_seconds()
@@ -647,6 +651,7 @@ class Command(BaseCommand):
                 now = server.cpu_seconds()
                 calm = calm + 1 if now - last < quiet * 0.5 else 0
                 last = now
+        return calm >= 2
 
     # ------------------------------------------------------------------------------- report
 
@@ -680,7 +685,10 @@ class Command(BaseCommand):
             f"hub={'redis pub/sub' if settings.EVENTS_REDIS_URL else 'none (polling)'}; "
             f"RLIMIT_NOFILE={self.open_files}; load average before: {load}",
             f"  waiting: {result['connected']} connected, {result['sockets']} sockets open in "
-            f"the server, {result['early']} answered early (settled in {result['settle']:.1f}s)",
+            f"the server, {result['early']} answered early (settled in {result['settle']:.1f}s)"
+            + ("" if result["settled"] else
+               "; NOT SETTLED: the moves went out while the server was still reading its "
+               "clients' requests, so this run measures that too"),
             f"  moves: {len(setup.matches)} sent at once, answers {moves}, all answered within "
             f"{1000 * result['moves_seconds']:.1f} ms"
             + (f"; the first refused: {self.move_error[:300]}" if self.move_error else ""),
@@ -706,7 +714,8 @@ class Command(BaseCommand):
         return (f"{title}: got it {len(woken)}/{clients}; p50 {1000 * percentile(everyone, .5):.0f}"
                 f" ms, p99 {1000 * percentile(everyone, .99):.0f} ms (actors p50 "
                 f"{1000 * percentile(actors, .5):.0f} ms); RSS +{per_client:.1f} KiB/client; "
-                f"CPU {result['cpu']:.2f} s; load {load}")
+                f"CPU {result['cpu']:.2f} s; load {load}"
+                + ("" if result["settled"] else "; NOT SETTLED"))
 
 
 def _figures(label: str, setup: Setup, result: dict) -> longpoll_floor.Figures:
