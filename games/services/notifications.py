@@ -50,8 +50,7 @@ def notify(*, user_ids: Iterable[int], type: str, match: Match | None = None,
     entries = feed_entries(user_ids=user_ids, type=type, match=match, reachable=reachable,
                            **data)
     if entries is not None:
-        _ENTRY_ROWS.insert_many(entries.rows, _ENTRY_FIELDS)
-        entries.written(wake)
+        feed_write([entries], Writes(), wake)
 
 
 @dataclass(frozen=True)

@@ -684,11 +684,7 @@ class Command(BaseCommand):
             f"  server: {server}, 1 process; database={connection.vendor}; "
             f"hub={'redis pub/sub' if settings.EVENTS_REDIS_URL else 'none (polling)'}; "
             f"RLIMIT_NOFILE={self.open_files}; load average before: {load}",
-            f"  waiting: {result['connected']} connected, {result['sockets']} sockets open in "
-            f"the server, {result['early']} answered early (settled in {result['settle']:.1f}s)"
-            + ("" if result["settled"] else
-               "; NOT SETTLED: the moves went out while the server was still reading its "
-               "clients' requests, so this run measures that too"),
+            _waiting_line(result),
             f"  moves: {len(setup.matches)} sent at once, answers {moves}, all answered within "
             f"{1000 * result['moves_seconds']:.1f} ms"
             + (f"; the first refused: {self.move_error[:300]}" if self.move_error else ""),
@@ -716,6 +712,15 @@ class Command(BaseCommand):
                 f"{1000 * percentile(actors, .5):.0f} ms); RSS +{per_client:.1f} KiB/client; "
                 f"CPU {result['cpu']:.2f} s; load {load}"
                 + ("" if result["settled"] else "; NOT SETTLED"))
+
+
+def _waiting_line(result: dict) -> str:
+    """How the clients stood when the moves went out, and whether the server had settled."""
+    return (f"  waiting: {result['connected']} connected, {result['sockets']} sockets open in "
+            f"the server, {result['early']} answered early (settled in {result['settle']:.1f}s)"
+            + ("" if result["settled"] else
+               "; NOT SETTLED: the moves went out while the server was still reading its "
+               "clients' requests, so this run measures that too"))
 
 
 def _figures(label: str, setup: Setup, result: dict) -> longpoll_floor.Figures:
