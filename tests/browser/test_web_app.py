@@ -6,6 +6,7 @@ the "Add to Home Screen" guide on an iPhone. Screenshots for the README's instal
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -63,14 +64,22 @@ def _kept(page) -> dict[str, str]:
     }""")
 
 
-def _wait_kept(page, path: str) -> str:
+def _wait_kept(page, path: str, seconds: float = 30.0) -> str:
     """The body the worker keeps for ``path``, once it keeps one (read in the same turn that
-    finds it: the worker replaces an entry when a newer answer comes)."""
-    return page.wait_for_function("""async (path) => {
-        const cache = await caches.open('boardpost-data');
-        const kept = await cache.match(path);
-        return kept ? await kept.text() : false;
-    }""", arg=path, polling=200).json_value()
+    finds it: the worker replaces an entry when a newer answer comes). Polled from here:
+    ``wait_for_function`` takes an async predicate's promise itself for a truthy answer, so
+    it returned at once, before the worker had kept anything, on a busy machine."""
+    deadline = time.monotonic() + seconds
+    while True:
+        kept = page.evaluate("""async (path) => {
+            const cache = await caches.open('boardpost-data');
+            const kept = await cache.match(path);
+            return kept ? await kept.text() : null;
+        }""", path)
+        if kept is not None:
+            return kept
+        assert time.monotonic() < deadline, f"the worker kept nothing for {path}"
+        page.wait_for_timeout(200)
 
 
 def _kept_moves(page) -> int:
