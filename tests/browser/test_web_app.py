@@ -64,22 +64,27 @@ def _kept(page) -> dict[str, str]:
     }""")
 
 
-def _wait_kept(page, path: str, seconds: float = 30.0) -> str:
-    """The body the worker keeps for ``path``, once it keeps one (read in the same turn that
-    finds it: the worker replaces an entry when a newer answer comes). Polled from here:
-    ``wait_for_function`` takes an async predicate's promise itself for a truthy answer, so
-    it returned at once, before the worker had kept anything, on a busy machine."""
+def _eventually(page, script: str, arg=None, seconds: float = 30.0):
+    """The first answer of ``script`` (an async function, awaited) that is neither null nor
+    false, polled from here every 0.2 s: Playwright's ``wait_for_function`` takes an async
+    function's promise itself for a truthy answer and returns at once."""
     deadline = time.monotonic() + seconds
     while True:
-        kept = page.evaluate("""async (path) => {
-            const cache = await caches.open('boardpost-data');
-            const kept = await cache.match(path);
-            return kept ? await kept.text() : null;
-        }""", path)
-        if kept is not None:
-            return kept
-        assert time.monotonic() < deadline, f"the worker kept nothing for {path}"
+        answer = page.evaluate(script, arg)
+        if answer is not None and answer is not False:
+            return answer
+        assert time.monotonic() < deadline, f"still {answer!r} after {seconds} s: {script}"
         page.wait_for_timeout(200)
+
+
+def _wait_kept(page, path: str) -> str:
+    """The body the worker keeps for ``path``, once it keeps one (read in the same turn that
+    finds it: the worker replaces an entry when a newer answer comes)."""
+    return _eventually(page, """async (path) => {
+        const cache = await caches.open('boardpost-data');
+        const kept = await cache.match(path);
+        return kept ? await kept.text() : null;
+    }""", path)
 
 
 def _kept_moves(page) -> int:
@@ -245,7 +250,7 @@ def test_signing_out_deletes_what_the_device_kept(pages):
     page.locator("#nav-toggle").click()
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_url("**/signin")
-    page.wait_for_function("async () => !(await caches.has('boardpost-data'))")
+    _eventually(page, "async () => !(await caches.has('boardpost-data'))")
     assert _kept(page) == {}
     assert _kept_moves(page) == 0
     assert page.evaluate("() => localStorage.getItem('boardpost.token')") is None
