@@ -104,6 +104,14 @@ class Worker:
         self.log = ROOT / "var" / f"worker-{queue}-{uuid.uuid4().hex[:6]}.log"
 
     def start(self) -> None:
+        process = self.spawn()
+        wait_until(lambda: "ready." in self.output() or process.poll() is not None,
+                   timeout=60, message=f"the Celery worker did not start (log: {self.log})")
+        if "ready." not in self.output():
+            raise RuntimeError(f"the Celery worker did not start:\n{self.output()}")
+
+    def spawn(self) -> subprocess.Popen:
+        """Start the worker's process without waiting for it to be ready."""
         self.log.parent.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test",
                **database_env(self.database), "BOARDPOST_CELERY_EAGER": "false",
@@ -116,11 +124,7 @@ class Worker:
             cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        process = self.process
-        wait_until(lambda: "ready." in self.output() or process.poll() is not None,
-                   timeout=60, message=f"the Celery worker did not start (log: {self.log})")
-        if "ready." not in self.output():
-            raise RuntimeError(f"the Celery worker did not start:\n{self.output()}")
+        return self.process
 
     def kill(self) -> None:
         """SIGKILL the whole worker (main process and children), as a crash would."""

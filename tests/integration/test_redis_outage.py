@@ -7,7 +7,8 @@ Nimalia against a bot, and takes Redis away twice: stopped (connections refused)
 by a listener that accepts connections and never answers (a hanging Redis). Meanwhile the
 person's moves are accepted (201), reads, sign-in and long-polls answer (200), none with a 500
 and none slowly; after each outage Redis comes back empty, as after a restart, and the bot's
-turn and the round's scoring that were due catch up, exactly once.
+turn and the round's scoring that were due catch up, exactly once. As under compose, a worker or
+beat that exits is started again (:class:`Supervisor`).
 
 Latencies and catch-up times are printed (``pytest -s``) as well as bounded generously.
 """
@@ -107,11 +108,16 @@ class Process:
     """A subprocess of the app (uvicorn, Celery beat) with its output in a log file."""
 
     def __init__(self, name: str, args: list[str], env: dict[str, str]) -> None:
+        self.args, self.env = args, {**os.environ, **env}
         self.log = ROOT / "var" / f"{name}-{uuid.uuid4().hex[:6]}.log"
         self.log.parent.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(args, cwd=ROOT, env={**os.environ, **env},
+        self.process = self.spawn()
+
+    def spawn(self) -> subprocess.Popen:
+        self.process = subprocess.Popen(self.args, cwd=ROOT, env=self.env,
                                         stdout=self.log.open("w"), stderr=subprocess.STDOUT,
                                         start_new_session=True)
+        return self.process
 
     def output(self) -> str:
         return self.log.read_text() if self.log.exists() else ""
@@ -129,6 +135,34 @@ class Process:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+
+
+class Supervisor(threading.Thread):
+    """Starts the worker or beat again when it exits, as compose's ``restart: unless-stopped``
+    does, each time with a log of its own. A worker can exit on a broker outage: kombu 5.7's
+    Redis transport may fail to close a lost connection that holds an unacknowledged message
+    (``'NoneType' object has no attribute 'hostname'``, an "Unrecoverable error"). Each restart
+    is kept with how the ended process's log ended, and printed."""
+
+    def __init__(self, processes: dict[str, Any]) -> None:
+        super().__init__(daemon=True)
+        self.processes = processes
+        self.restarts: list[str] = []
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        while not self.halt.wait(0.2):
+            for name, process in self.processes.items():
+                if process.process is not None and process.process.poll() is not None:
+                    ended = process.output().splitlines()[-1:] or ["(no output)"]
+                    self.restarts.append(f"{name} exited ({process.log.name}): {ended[0][:300]}")
+                    process.log = process.log.with_name(
+                        f"{process.log.stem}-again{len(self.restarts)}.log")
+                    process.spawn()
+
+    def stop(self) -> None:
+        self.halt.set()
+        self.join(timeout=10)
 
 
 class Timed(HttpClient):
@@ -179,8 +213,11 @@ def stack(transactional_db, tmp_path, server_database):
         worker = Worker(queue, server_database, env=env)
         worker.start()
         started.append(worker)
+        supervisor = Supervisor({"worker": worker, "beat": beat})
+        supervisor.start()
+        started.append(supervisor)
         yield {"redis": redis_server, "port": port, "url": f"http://127.0.0.1:{web_port}",
-               "web": web, "worker": worker, "beat": beat}
+               "web": web, "worker": worker, "beat": beat, "supervisor": supervisor}
     finally:
         for process in reversed(started):
             process.stop()
@@ -234,12 +271,27 @@ def round_scores(match_id: str) -> list[int]:
             for event in move.events if event["type"] == "round_scored"]
 
 
-def catch_up(match_id: str, round_: int, since: datetime) -> dict[str, float]:
+def last_lines(process: Any, count: int = 30) -> str:
+    """The end of a process's log, for a failure's message."""
+    return "\n".join(process.output().splitlines()[-count:])
+
+
+def catch_up(stack: dict[str, Any], match_id: str, round_: int,
+             since: datetime) -> dict[str, float]:
     """Wait for the scoring of ``round_``, which needs the bot's last placement of the round
     (due since the outage), after Redis came back at ``since``; returns how long after that
-    each was written."""
-    wait_until(lambda: round_ in round_scores(match_id), timeout=CATCH_UP_SECONDS,
-               interval=0.1, message=f"round {round_} was not scored (log: the worker's)")
+    each was written. A failure says where the match stands and how the worker's and beat's
+    logs end."""
+    try:
+        wait_until(lambda: round_ in round_scores(match_id), timeout=CATCH_UP_SECONDS,
+                   interval=0.1, message=f"round {round_} was not scored")
+    except AssertionError as failure:
+        match, state = state_of(match_id)
+        raise AssertionError(
+            f"{failure}; match version {match.version}, work due {match.work_due_at}, round "
+            f"{state.round} turn {state.turn}\n--- worker ({stack['worker'].log}):\n"
+            f"{last_lines(stack['worker'])}\n--- beat ({stack['beat'].log}):\n"
+            f"{last_lines(stack['beat'])}\n--- restarts: {stack['supervisor'].restarts}") from None
     bot = Match.objects.get(id=match_id).seats.get(index=1).user
     bot_move = Move.objects.filter(match_id=match_id, user=bot).order_by("seq").filter(
         created_at__gt=since).first()
@@ -307,7 +359,7 @@ def test_play_goes_on_through_a_redis_outage_and_due_work_catches_up(stack):
     figures["refused"] = list(timings)
     back = timezone.now()
     stack["redis"].start()
-    figures["refused catch-up"] = catch_up(match_id, 1, back)
+    figures["refused catch-up"] = catch_up(stack, match_id, 1, back)
 
     # Round 2: the bot places turn 0, the person too, the bot places turn 1.
     wait_until(lambda: bot_placed(match_id, 0, 2), timeout=30, message="the bot never played")
@@ -325,7 +377,7 @@ def test_play_goes_on_through_a_redis_outage_and_due_work_catches_up(stack):
     figures["hanging"] = list(timings)
     back = timezone.now()
     stack["redis"].start()
-    figures["hanging catch-up"] = catch_up(match_id, 2, back)
+    figures["hanging catch-up"] = catch_up(stack, match_id, 2, back)
 
     # Nothing ran twice: once more the sweep's period, then one scoring per round and one bot
     # placement per turn (3 turns a round).
@@ -345,6 +397,7 @@ def test_play_goes_on_through_a_redis_outage_and_due_work_catches_up(stack):
             print(f"  {status} {seconds:6.3f} s  {what}")
         print(f"{phase} catch-up: " + ", ".join(
             f"{what} {seconds:.1f} s" for what, seconds in figures[f'{phase} catch-up'].items()))
+    print("restarts of the worker or beat: " + ("; ".join(stack["supervisor"].restarts) or "none"))
     for phase in ("refused", "hanging"):
         for what, status, seconds in figures[phase]:
             assert status < 500, (phase, what, status)
