@@ -48,11 +48,17 @@ class Stack:
         self.url = bouncer.url("boardpost")
 
     def server_connections(self) -> int:
-        """PostgreSQL's backends on the application's database (PgBouncer's, and nobody
-        else's: the test asks from the ``postgres`` database)."""
+        """PostgreSQL's backends on the application's database that serve PgBouncer's server
+        connections: those whose client port is one PgBouncer holds (``SHOW SERVERS``). A
+        connection PgBouncer has just closed may still be listed by PostgreSQL for an instant
+        while its replacement is up, so the backends are matched to PgBouncer's live ones."""
+        ports = [row["local_port"] for row in self.bouncer.show("SERVERS")
+                 if row["database"] == "boardpost"]
+        if not ports:
+            return 0
         with psycopg.connect(self.pg.dsn, autocommit=True) as conn:
-            row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
-                               ["boardpost"]).fetchone()
+            row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
+                               "AND client_port = ANY(%s)", ["boardpost", ports]).fetchone()
         return int(row[0]) if row else 0
 
 
