@@ -167,8 +167,7 @@ clean:
 ## one match watched by all and 100 matches moved at once, each run preceded by the same against
 ## the bare ASGI floor (games.benchmarks.bare.longpoll) and printed beside it
 ## (BENCH_LONGPOLL_ARGS for others, e.g. "--clients 1000 --case broadcast", or "--server both":
-## every run under uvicorn and under Granian; the floor serves long-polls only, so for
-## "--transport sse" set BENCH_LONGPOLL_FLOOR empty)
+## every run under uvicorn and under Granian; "--transport sse": the streams, the floor's too)
 BENCH_LONGPOLL_ARGS ?=
 BENCH_LONGPOLL_FLOOR ?= --floor
 .PHONY: bench-longpoll

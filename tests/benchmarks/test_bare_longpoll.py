@@ -1,6 +1,6 @@
 """The bare ASGI long-poll floor (games.benchmarks.bare.longpoll) wakes its waiters on a move,
-answers the project's shapes and refuses in the coded envelope; the ratio helpers of the
-benchmarks. In process, no server, no benchmark."""
+over long-polls and streams, answers the project's shapes and refuses in the coded envelope;
+the ratio helpers of the benchmarks. In process, no server, no benchmark."""
 
 from __future__ import annotations
 
@@ -63,6 +63,67 @@ def test_a_move_wakes_the_match_and_the_feed_of_the_seat_to_act():
     assert feed["next_after"] == 11
 
 
+class Streamed:
+    """A stream served by the floor: what it sent, and the client's going away."""
+
+    def __init__(self, app: BareLongPoll, path: str, token: str) -> None:
+        target, _, query = path.partition("?")
+        self.sent: list[dict] = []
+        self.gone = asyncio.Event()
+        scope = {"type": "http", "method": "GET", "path": target, "query_string": query.encode(),
+                 "headers": [(b"authorization", f"Token {token}".encode())]}
+        self.task = asyncio.create_task(app(scope, self.receive, self.send))
+
+    async def receive(self) -> dict:
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict) -> None:
+        self.sent.append(message)
+
+    def messages(self) -> list[tuple[str, dict]]:
+        """Each server-sent event's name and data; comments and the retry field left out."""
+        text = b"".join(message.get("body", b"") for message in self.sent[1:]).decode()
+        found = []
+        for block in text.split("\n\n"):
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+            if "event" in fields:
+                found.append((fields["event"], json.loads(fields["data"])))
+        return found
+
+
+async def _streams() -> tuple[Streamed, Streamed, tuple[int, Any]]:
+    app = BareLongPoll(SEED)
+    match = Streamed(app, f"/api/matches/{MATCH}/stream?after=3", "other")
+    feed = Streamed(app, "/api/me/stream?after=10", "other")
+    await asyncio.sleep(0.05)
+    assert len(match.messages()) == 1 and feed.messages() == []
+    moved = await _call(app, "POST", f"/api/matches/{MATCH}/moves", "mover",
+                        {"move": {"take": [[0, 0]]}, "expected_version": 3})
+    await asyncio.sleep(0.05)
+    for stream in (match, feed):
+        stream.gone.set()
+        await asyncio.wait_for(stream.task, 2)  # the stream ends when its client goes
+    return match, feed, moved
+
+
+def test_the_streams_send_the_match_at_once_and_each_change():
+    match, feed, (status, _) = asyncio.run(_streams())
+    assert status == 201
+    for stream in (match, feed):
+        start = stream.sent[0]
+        assert (start["status"], dict(start["headers"])[b"content-type"]) == (
+            200, b"text/event-stream")
+        assert stream.sent[1]["body"].startswith(b"retry: 3000\n\n")
+    (first_name, first), (name, moved) = match.messages()
+    assert (first_name, first) == ("match", {"moves": [], "next_after": 3, "version": 3,
+                                             "status": "active"})
+    assert name == "match" and [move["seq"] for move in moved["moves"]] == [4]
+    ((feed_name, entries),) = feed.messages()
+    assert feed_name == "feed"
+    assert [(event["id"], event["type"]) for event in entries["events"]] == [(11, "your_turn")]
+
+
 async def _refusals() -> list[tuple[int, str]]:
     app = BareLongPoll(SEED)
     answers = [
@@ -71,6 +132,8 @@ async def _refusals() -> list[tuple[int, str]]:
         await _call(app, "GET", "/api/me/events?wait=0", None),
         await _call(app, "GET", "/api/me/events?wait=x", "mover"),
         await _call(app, "GET", "/api/nowhere", "mover"),
+        await _call(app, "GET", f"/api/matches/{MATCH}/stream", "stranger"),
+        await _call(app, "GET", "/api/me/stream?after=x", "mover"),
     ]
     quiet = await _call(app, "GET", f"/api/matches/{MATCH}/events?after=3&wait=0", "mover")
     assert quiet == (200, {"moves": [], "next_after": 3, "version": 3, "status": "active"})
@@ -80,7 +143,8 @@ async def _refusals() -> list[tuple[int, str]]:
 def test_refusals_are_coded_and_change_nothing():
     assert asyncio.run(_refusals()) == [(409, "stale_version"), (404, "match_not_found"),
                                         (401, "not_authenticated"), (400, "invalid"),
-                                        (404, "not_found")]
+                                        (404, "not_found"), (404, "match_not_found"),
+                                        (400, "invalid")]
 
 
 def test_the_floor_seed_has_two_distinct_seats_per_match():

@@ -6,6 +6,9 @@ The same URL paths and JSON shapes as the project:
     GET  /api/matches/{id}/events?after=<seq>&wait=<s>  {"moves", "next_after", "version",
                                                         "status"}
     GET  /api/me/events?after=<id>&wait=<s>             {"events", "next_after"}
+    GET  /api/matches/{id}/stream?after=<seq>           server-sent events: the match's
+                                                        answer at once, then one per change
+    GET  /api/me/stream?after=<id>                      server-sent events: one per change
     POST /api/matches/{id}/moves                        201 {"seq", "events", "match"}
 
 A request names its player by ``Authorization: Token <key>``; a move is accepted from a seat of
@@ -33,6 +36,8 @@ from urllib.parse import parse_qs
 import orjson
 
 MAX_WAIT = 60
+HEARTBEAT_SECONDS = 15.0  # a stream's keep-alive comment in a silence, as the project's default
+RETRY_MILLISECONDS = 3000
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -166,6 +171,10 @@ class BareLongPoll:
         if scope["type"] != "http":
             return
         try:
+            stream = self.stream_of(scope)
+            if stream is not None:
+                await _serve_stream(send, receive, *stream)
+                return
             status, body = 200, await self.route(scope, receive)
             if scope["method"] == "POST":
                 status = 201
@@ -196,6 +205,73 @@ class BareLongPoll:
             if parts[3] == "moves" and method == "POST":
                 return self.registry.move(match, token, await _json_body(receive))
         raise Refusal(404, "not_found", "No such endpoint.")
+
+
+    def stream_of(self, scope: dict[str, Any]) -> Stream | None:
+        """A stream's channel, reader, event name and cursor when the request asks for one."""
+        parts = scope["path"].strip("/").split("/")
+        if scope["method"] != "GET" or parts[-1:] != ["stream"]:
+            return None
+        token = _token(scope)
+        query = parse_qs(scope["query_string"].decode("latin-1"))
+        if parts == ["api", "me", "stream"]:
+            feed = self.registry.feed_for(token)
+            return (feed.channel, lambda after: _feed_answer(feed, after), "feed",
+                    _number(query, "after", 0, 2**63), False)
+        if len(parts) == 4 and parts[:2] == ["api", "matches"]:
+            match = self.registry.match_for(parts[2], token)
+            return (match.channel, lambda after: _match_answer(match, after), "match",
+                    _number(query, "after", 0, 2**31), True)
+        raise Refusal(404, "not_found", "No such endpoint.")
+
+
+# A stream: its channel, how to read after a cursor, its event name, the cursor, and whether
+# the first message goes at once.
+Stream = tuple[Channel, Callable[[int], tuple[dict[str, Any], bool]], str, int, bool]
+
+
+async def _serve_stream(send: Send, receive: Receive, channel: Channel,
+                        read: Callable[[int], tuple[dict[str, Any], bool]], event: str,
+                        after: int, first: bool) -> None:
+    """Server-sent events until the client goes: a message each time ``read`` finds something
+    new (and at once when ``first``), a keep-alive comment in a silence."""
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"text/event-stream"),
+                            (b"cache-control", b"no-store")]})
+    opening = b"retry: %d\n\n" % RETRY_MILLISECONDS
+    if first:
+        answer, _ = read(after)
+        after = answer["next_after"]
+        opening += _message(event, after, answer)
+    await send({"type": "http.response.body", "body": opening, "more_body": True})
+    gone = asyncio.ensure_future(_disconnected(receive))
+    try:
+        while not gone.done():
+            answer, ready = read(after)
+            if ready:
+                after = answer["next_after"]
+                await send({"type": "http.response.body", "body": _message(event, after, answer),
+                            "more_body": True})
+                continue
+            changed = asyncio.ensure_future(channel.changed.wait())
+            await asyncio.wait((changed, gone), timeout=HEARTBEAT_SECONDS,
+                               return_when=asyncio.FIRST_COMPLETED)
+            if not changed.done():
+                changed.cancel()
+                if not gone.done():
+                    await send({"type": "http.response.body", "body": b": keep-alive\n\n",
+                                "more_body": True})
+    finally:
+        gone.cancel()
+
+
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+def _message(event: str, cursor: int, answer: dict[str, Any]) -> bytes:
+    return b"id: %d\nevent: %s\ndata: %s\n\n" % (cursor, event.encode(), orjson.dumps(answer))
 
 
 def _token(scope: dict[str, Any]) -> str:

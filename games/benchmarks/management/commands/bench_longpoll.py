@@ -31,10 +31,11 @@ wake p50/p95/p99/max (all clients, match clients, actors), how many clients got 
 moves' own time to their 201, the server's RSS idle / all waiting / after (and per client), its
 threads and its CPU time for the wake-ups, and the load average before the run.
 
-With ``--floor`` (long-poll only) each run is preceded by one against the bare ASGI floor
-(``games.benchmarks.bare.longpoll``): the same endpoints and answer shapes with everything in
-memory, on one uvicorn process with the same options, driven by the same clients (it takes its
-moves itself). Both are then printed side by side, with Boardpost's p99 over the floor's.
+With ``--floor`` each run is preceded by one against the bare ASGI floor
+(``games.benchmarks.bare.longpoll``): the same endpoints (long-polls and streams) and answer
+shapes with everything in memory, on one uvicorn process with the same options, driven by the
+same clients (it takes its moves itself). Both are then printed side by side, with
+Boardpost's p99 over the floor's.
 
 ``--server granian`` runs the waiting clients' process (and the floor) under Granian's ASGI
 interface instead, set up as the uvicorn is (``games.benchmarks.servers``); ``--server both``
@@ -363,7 +364,7 @@ class Command(BaseCommand):
                             help="connections opened at once while the clients start")
         parser.add_argument("--floor", action="store_true",
                             help="run the bare ASGI floor (games.benchmarks.bare.longpoll) "
-                                 "before each run and print both side by side (long-poll)")
+                                 "before each run and print both side by side")
         parser.add_argument("--profile", action="store_true",
                             help="sample the server with py-spy (the test extra installs it) "
                                  "from the moves to the last answer, and print where its time "
@@ -381,8 +382,6 @@ class Command(BaseCommand):
         if not settings.EVENTS_REDIS_URL:
             self.stderr.write("warning: no EVENTS_REDIS_URL / redis:// CELERY_BROKER_URL; "
                               "waiting clients poll the database")
-        if options["floor"] and options["transport"] != "longpoll":
-            raise CommandError("--floor serves long-polls only: use --transport longpoll")
         self.open_files = _raise_open_files(max(options["clients"]) + 512)
         self.servers = (list(ASGI_SERVERS) if options["server"] == "both"
                         else [options["server"]])
