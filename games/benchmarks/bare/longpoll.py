@@ -234,7 +234,8 @@ async def _serve_stream(send: Send, receive: Receive, channel: Channel,
                         read: Callable[[int], tuple[dict[str, Any], bool]], event: str,
                         after: int, first: bool) -> None:
     """Server-sent events until the client goes: a message each time ``read`` finds something
-    new (and at once when ``first``), a keep-alive comment in a silence."""
+    new (and at once when ``first``), a keep-alive comment in a silence. The client's going
+    away cancels the stream's own task, so a wait costs no task of its own."""
     await send({"type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", b"text/event-stream"),
                             (b"cache-control", b"no-store")]})
@@ -244,23 +245,26 @@ async def _serve_stream(send: Send, receive: Receive, channel: Channel,
         after = answer["next_after"]
         opening += _message(event, after, answer)
     await send({"type": "http.response.body", "body": opening, "more_body": True})
+    streaming = asyncio.current_task()
     gone = asyncio.ensure_future(_disconnected(receive))
+    gone.add_done_callback(lambda _: streaming.cancel() if streaming else None)
     try:
-        while not gone.done():
+        while True:
             answer, ready = read(after)
             if ready:
                 after = answer["next_after"]
                 await send({"type": "http.response.body", "body": _message(event, after, answer),
                             "more_body": True})
                 continue
-            changed = asyncio.ensure_future(channel.changed.wait())
-            await asyncio.wait((changed, gone), timeout=HEARTBEAT_SECONDS,
-                               return_when=asyncio.FIRST_COMPLETED)
-            if not changed.done():
-                changed.cancel()
-                if not gone.done():
-                    await send({"type": "http.response.body", "body": b": keep-alive\n\n",
-                                "more_body": True})
+            try:
+                async with asyncio.timeout(HEARTBEAT_SECONDS):
+                    await channel.changed.wait()
+            except TimeoutError:
+                await send({"type": "http.response.body", "body": b": keep-alive\n\n",
+                            "more_body": True})
+    except asyncio.CancelledError:
+        if not gone.done() or gone.cancelled():
+            raise  # cancelled by the server, not by the client's going away
     finally:
         gone.cancel()
 
