@@ -89,8 +89,8 @@ def test_gunicorns_child_exit_marks_the_worker_dead(tmp_path, monkeypatch):
 
 
 def fake_server(bin_dir: Path, name: str) -> None:
-    """Stands for gunicorn / uvicorn / celery: says which directory it was given and what the
-    directory holds when it starts (the scale-out test starts the real ones)."""
+    """Stands for gunicorn / uvicorn / granian / celery: says which directory it was given and
+    what the directory holds when it starts (the scale-out test starts the real ones)."""
     path = bin_dir / name
     path.write_text('#!/bin/sh\necho "dir=$PROMETHEUS_MULTIPROC_DIR"\n'
                     'ls -A "$PROMETHEUS_MULTIPROC_DIR"\n')
@@ -100,7 +100,7 @@ def fake_server(bin_dir: Path, name: str) -> None:
 def run_script(script: str, env: dict[str, str], tmp_path: Path) -> list[str]:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
-    for name in ("gunicorn", "uvicorn", "celery"):
+    for name in ("gunicorn", "uvicorn", "granian", "celery"):
         fake_server(bin_dir, name)
     base = {k: v for k, v in os.environ.items() if k != "PROMETHEUS_MULTIPROC_DIR"}
     done = subprocess.run([str(DOCKER / script)], cwd=ROOT, capture_output=True, text=True,

@@ -3,9 +3,9 @@ subprocess, the live-update server of the long-poll and stream tests, a private 
 instance a test may stop and start, PgBouncer and a reading of its pool all along, and a count of
 the PostgreSQL connections a server holds.
 
-The ASGI server is uvicorn, as deployed, or Granian with ``BOARDPOST_LIVE_SERVER=granian`` (set
-up as the benchmarks run it, ``games.benchmarks.servers``), so that every live test can be run
-under either."""
+The live-update server is Granian, as the events process is deployed (set up as the benchmarks
+run it, ``games.benchmarks.servers``), or uvicorn with ``BOARDPOST_LIVE_SERVER=uvicorn``, so that
+every live test can be run under either."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from tests.integration.conftest import (
     wait_until,
 )
 
-LIVE_SERVER = os.environ.get("BOARDPOST_LIVE_SERVER", "uvicorn")
+LIVE_SERVER = os.environ.get("BOARDPOST_LIVE_SERVER", "granian")
 if LIVE_SERVER not in ASGI_SERVERS:
     raise ValueError(f"BOARDPOST_LIVE_SERVER must be one of {ASGI_SERVERS}, not {LIVE_SERVER}")
 
@@ -124,7 +124,8 @@ class LiveServer:
 
 
 class ApiServer:
-    """``config.asgi:application`` under uvicorn, or ``config.wsgi:application`` under
+    """``config.asgi:application`` under the live tests' ASGI server (``kind`` "asgi": Granian,
+    or uvicorn with BOARDPOST_LIVE_SERVER=uvicorn), or ``config.wsgi:application`` under
     gunicorn, on a free port of 127.0.0.1, on ``database`` (the session's way to the test
     database, or a URL), with the environment given (on top of the test settings with the
     connection pool on, Celery eager and throttles out of the way)."""
@@ -141,7 +142,7 @@ class ApiServer:
                     "BOARDPOST_CELERY_EAGER": "true", "THROTTLE_USER": "1000000/min",
                     "THROTTLE_ANON": "1000000/min", "THROTTLE_REGISTER": "1000000/min",
                     "EVENTS_REDIS_URL": "", **(env or {})}
-        if kind == "uvicorn":  # or Granian, with BOARDPOST_LIVE_SERVER=granian
+        if kind == "asgi":
             self.command = asgi_server_command(self.port, backlog=1024)
         elif kind == "gunicorn":
             self.command = [sys.executable, "-m", "gunicorn", "config.wsgi:application",

@@ -58,7 +58,7 @@ class Sampler(threading.Thread):
 
 
 @pytest.mark.needs_postgresql
-@pytest.mark.parametrize("kind", ["uvicorn", "gunicorn"])
+@pytest.mark.parametrize("kind", ["asgi", "gunicorn"])
 @pytest.mark.django_db(transaction=True)
 def test_200_concurrent_requests_stay_within_the_pool(kind):
     name = f"bp-bound-{uuid.uuid4().hex[:8]}"

@@ -235,7 +235,7 @@ SERVER_POOL = {"DB_POOL_MIN_SIZE": "2", "DB_POOL_MAX_SIZE": "8", "DB_POOL_TIMEOU
                "DB_RETRY_AFTER_SECONDS": str(RETRY_AFTER)}
 
 
-@pytest.mark.parametrize("kind", ["uvicorn", "gunicorn"])
+@pytest.mark.parametrize("kind", ["asgi", "gunicorn"])
 def test_a_database_outage_answers_503_loses_no_acknowledged_move_and_recovers(kind):
     pg = private_postgres_or_skip()
     server = None

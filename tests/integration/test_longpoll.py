@@ -1,9 +1,9 @@
 """Long-poll endpoints: GET /api/matches/{id}/events and GET /api/me/events.
 
 The fast tests use Django's test client (an async view under WSGI, one event loop per request).
-The integration tests run uvicorn (or Granian, with BOARDPOST_LIVE_SERVER=granian) as a
-subprocess on the test database (transactional tests, so it sees the commits) with Redis pub/sub,
-and talk to it over sockets like a phone would.
+The integration tests run Granian, as the events process is deployed (or uvicorn, with
+BOARDPOST_LIVE_SERVER=uvicorn), as a subprocess on the test database (transactional tests, so it
+sees the commits) with Redis pub/sub, and talk to it over sockets like a phone would.
 """
 
 from __future__ import annotations

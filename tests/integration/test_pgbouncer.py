@@ -123,7 +123,7 @@ class Sampler(threading.Thread):
 def test_many_processes_hold_many_clients_on_few_server_connections(stack):
     servers = [ApiServer(kind, stack.url, env={**BOUNCED, "DB_POOL_MIN_SIZE": "2",
                                               "DB_POOL_MAX_SIZE": "10", "DB_POOL_TIMEOUT": "60"})
-               for kind in ("gunicorn", "gunicorn", "uvicorn", "uvicorn")]
+               for kind in ("gunicorn", "gunicorn", "asgi", "asgi")]
     try:
         for server in servers:
             server.start()

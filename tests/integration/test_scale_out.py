@@ -8,7 +8,7 @@ the service's ``environment`` from the compose file, interpolated as compose wou
 this machine differs in is changed: the host names of PostgreSQL and Redis, a database of the
 test's own, one Redis database for the broker, the cache and the wake-ups, free ports on
 127.0.0.1, one process per server, and throttles out of the way of many clients on one address.
-The compose ``migrate`` service runs once; then two ``web`` (gunicorn), two ``events`` (uvicorn)
+The compose ``migrate`` service runs once; then two ``web`` (gunicorn), two ``events`` (Granian)
 and two ``worker`` (Celery) processes start side by side and must pass the compose health checks.
 
 Clients are spread over the servers, and the guarantees hold across them: moves made through
@@ -311,7 +311,7 @@ class ServiceProcess:
 
     def stop(self) -> None:
         """SIGTERM to the process the script exec'd, as ``docker stop`` sends it: gunicorn,
-        uvicorn and Celery then finish what they are doing (a signal to the whole group would
+        Granian and Celery then finish what they are doing (a signal to the whole group would
         kill a Celery pool process mid-task); the whole group is killed if that takes long."""
         if self.process and self.process.poll() is None:
             self.process.terminate()

@@ -1,8 +1,8 @@
 """Server-Sent Events: GET /api/matches/{id}/stream and GET /api/me/stream.
 
 Refusals (authentication, visibility, parameters) come before any stream starts, so the test
-client checks them. The streams themselves run under uvicorn, or Granian with
-BOARDPOST_LIVE_SERVER=granian (with a heartbeat of half a second:
+client checks them. The streams themselves run under Granian, as deployed, or uvicorn with
+BOARDPOST_LIVE_SERVER=uvicorn (with a heartbeat of half a second:
 tests/integration/stream_settings.py), and are read over raw sockets, line by line, as a browser
 would; disconnections are checked in-process against the ASGI handler, and against the running
 server for a client that goes away."""
