@@ -163,20 +163,22 @@ bench-sweep: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache var
 
-## make bench-longpoll: 1,000, 2,000 and 5,000 waiting long-poll clients on one uvicorn process,
+## make bench-longpoll: 1,000, 2,000 and 5,000 waiting long-poll clients on one events process,
 ## one match watched by all and 100 matches moved at once, each run preceded by the same against
-## the bare ASGI floor (games.benchmarks.bare.longpoll) and printed beside it
-## (BENCH_LONGPOLL_ARGS for others, e.g. "--clients 1000 --case broadcast", or "--server both":
-## every run under uvicorn and under Granian; "--transport sse": the streams, the floor's too)
+## the bare ASGI floor (games.benchmarks.bare.longpoll) and printed beside it, under Granian (as
+## deployed) and under uvicorn, each with its ratios to uvicorn's floor and to its own
+## (BENCH_LONGPOLL_SERVER=granian or uvicorn for one; BENCH_LONGPOLL_ARGS for others, e.g.
+## "--clients 1000 --case broadcast"; "--transport sse": the streams, the floor's too)
 BENCH_LONGPOLL_ARGS ?=
 BENCH_LONGPOLL_FLOOR ?= --floor
+BENCH_LONGPOLL_SERVER ?= both
 .PHONY: bench-longpoll
 bench-longpoll: $(STAMP)
 	createdb -h 127.0.0.1 -U postgres boardpost_bench 2>/dev/null || true
 	DATABASE_URL=$(BENCH_DATABASE_URL) $(BIN)/python manage.py migrate --noinput -v0
 	DATABASE_URL=$(BENCH_DATABASE_URL) CELERY_BROKER_URL=$(BENCH_REDIS_URL) \
 	  EVENTS_REDIS_URL=$(BENCH_REDIS_URL) $(BIN)/python manage.py bench_longpoll $(BENCH_LONGPOLL_FLOOR) \
-	  $(BENCH_LONGPOLL_ARGS)
+	  --server $(BENCH_LONGPOLL_SERVER) $(BENCH_LONGPOLL_ARGS)
 
 ## make bench-bots: bot moves per worker pool process and per core, for every game and level
 ## (the service a worker's task runs, timed; wall and CPU time, the database backend's CPU)

@@ -232,8 +232,10 @@ def test_a_players_choice_made_elsewhere_is_followed_at_sign_in(web):
                        language="fr")
     page = _page(web, user=user)
     page.goto("/")
-    # The page loads in the browser's language, then follows the player's own choice.
-    page.wait_for_function("() => document.documentElement.lang === 'fr'", timeout=RELOAD_MS)
+    # The page loads in the browser's language, then follows the player's own choice: it reads
+    # the player (beside the inbox's own reads), then loads again, modules and all.
+    page.wait_for_function("() => document.documentElement.lang === 'fr'",
+                           timeout=2 * RELOAD_MS)
     expect(page.get_by_role("heading", name="Boîte de réception")).to_be_visible(
         timeout=RELOAD_MS)
     assert page.get_attribute("html", "lang") == "fr"
