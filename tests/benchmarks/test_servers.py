@@ -122,9 +122,11 @@ class TestTinyRunsUnderGranian:
         return out.getvalue()
 
     def test_bench_api_runs_every_mode(self, monkeypatch):
+        # A warm-up long enough for a cold worker's first requests on a busy machine: in CI a
+        # half-second warm-up and a one-second round once saw no move answered in time.
         text = self.run(monkeypatch, "bench_api", "--server", "granian", "--bare", "--clients",
-                        "2", "--client-processes", "1", "--workers", "1", "--seconds", "1",
-                        "--rounds", "1", "--warmup", "0.5")
+                        "2", "--client-processes", "1", "--workers", "1", "--seconds", "2",
+                        "--rounds", "1", "--warmup", "5")
         assert "granian=1x1" in text
         assert "bare floor (games.benchmarks.bare), granian" in text
         assert "move path (POST /api/matches/<id>/moves), granian" in text
