@@ -198,6 +198,19 @@ def backends(dsn: str, application_name: str) -> int:
     return int(row[0]) if row else 0
 
 
+def bouncer_backends(dsn: str, database: str, ports: list[int]) -> int:
+    """PostgreSQL's backends on ``database`` that serve a PgBouncer's server connections: those
+    whose client port is one of ``ports`` (the ``local_port`` of PgBouncer's ``SHOW SERVERS``).
+    Other connections to the same database are not counted, nor one PgBouncer has just closed
+    that PostgreSQL still lists for an instant while its replacement is up."""
+    if not ports:
+        return 0
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
+                           "AND client_port = ANY(%s)", [database, ports]).fetchone()
+    return int(row[0]) if row else 0
+
+
 # --------------------------------------------------------------------------- private PostgreSQL
 
 def postgres_bin() -> Path | None:

@@ -26,7 +26,7 @@ import pytest
 from tests.games.helpers import first_nibble_take
 from tests.integration.conftest import pgbouncer_installed
 from tests.integration.http import HttpClient, all_at_once, register
-from tests.integration.servers import ApiServer, PgBouncer, PrivatePostgres
+from tests.integration.servers import ApiServer, PgBouncer, PrivatePostgres, bouncer_backends
 from tests.integration.test_db_outage import (
     SERVER_POOL,
     migrated,
@@ -48,18 +48,11 @@ class Stack:
         self.url = bouncer.url("boardpost")
 
     def server_connections(self) -> int:
-        """PostgreSQL's backends on the application's database that serve PgBouncer's server
-        connections: those whose client port is one PgBouncer holds (``SHOW SERVERS``). A
-        connection PgBouncer has just closed may still be listed by PostgreSQL for an instant
-        while its replacement is up, so the backends are matched to PgBouncer's live ones."""
-        ports = [row["local_port"] for row in self.bouncer.show("SERVERS")
-                 if row["database"] == "boardpost"]
-        if not ports:
-            return 0
-        with psycopg.connect(self.pg.dsn, autocommit=True) as conn:
-            row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
-                               "AND client_port = ANY(%s)", ["boardpost", ports]).fetchone()
-        return int(row[0]) if row else 0
+        """PostgreSQL's backends on the application's database that serve PgBouncer's live
+        server connections (``bouncer_backends``)."""
+        return bouncer_backends(self.pg.dsn, "boardpost", [
+            row["local_port"] for row in self.bouncer.show("SERVERS")
+            if row["database"] == "boardpost"])
 
 
 @pytest.fixture(scope="module")

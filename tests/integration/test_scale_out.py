@@ -63,7 +63,7 @@ from tests.integration.conftest import (
     wait_until,
 )
 from tests.integration.http import HttpClient, register
-from tests.integration.servers import free_port, show
+from tests.integration.servers import bouncer_backends, free_port, show
 from tests.integration.test_bots_worker import human_move
 from tests.integration.test_longpoll import Waiter
 from tests.integration.test_streams import Stream
@@ -340,11 +340,9 @@ class Cluster:
         whose client port is one of PgBouncer's server connections (the test session's other
         connections to the same database, its own PgBouncer's among them, are not the
         cluster's)."""
-        ports = [row["local_port"] for row in self._bouncer_show("SERVERS")]
-        if not ports:
-            return 0
-        return int(self.sql("SELECT count(*) FROM pg_stat_activity WHERE datname = %s "
-                            "AND client_port = ANY(%s)", self.database(), ports)[0][0])
+        return bouncer_backends(
+            self.database_url.replace("postgres://", "postgresql://", 1), self.database(),
+            [row["local_port"] for row in self._bouncer_show("SERVERS")])
 
     def bouncer_clients(self) -> int:
         """Client connections PgBouncer holds for the run's database."""

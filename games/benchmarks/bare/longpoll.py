@@ -187,9 +187,7 @@ class BareLongPoll:
         await send({"type": "http.response.body", "body": payload})
 
     async def route(self, scope: dict[str, Any], receive: Receive) -> dict[str, Any]:
-        token = _token(scope)
-        parts = scope["path"].strip("/").split("/")
-        query = parse_qs(scope["query_string"].decode("latin-1"))
+        token, parts, query = _asked(scope)
         method = scope["method"]
         if parts == ["api", "me", "events"] and method == "GET":
             feed = self.registry.feed_for(token)
@@ -206,14 +204,11 @@ class BareLongPoll:
                 return self.registry.move(match, token, await _json_body(receive))
         raise Refusal(404, "not_found", "No such endpoint.")
 
-
     def stream_of(self, scope: dict[str, Any]) -> Stream | None:
         """A stream's channel, reader, event name and cursor when the request asks for one."""
-        parts = scope["path"].strip("/").split("/")
-        if scope["method"] != "GET" or parts[-1:] != ["stream"]:
+        if scope["method"] != "GET" or not scope["path"].rstrip("/").endswith("/stream"):
             return None
-        token = _token(scope)
-        query = parse_qs(scope["query_string"].decode("latin-1"))
+        token, parts, query = _asked(scope)
         if parts == ["api", "me", "stream"]:
             feed = self.registry.feed_for(token)
             return (feed.channel, lambda after: _feed_answer(feed, after), "feed",
@@ -276,6 +271,12 @@ async def _disconnected(receive: Receive) -> None:
 
 def _message(event: str, cursor: int, answer: dict[str, Any]) -> bytes:
     return b"id: %d\nevent: %s\ndata: %s\n\n" % (cursor, event.encode(), orjson.dumps(answer))
+
+
+def _asked(scope: dict[str, Any]) -> tuple[str, list[str], dict[str, list[str]]]:
+    """The caller's token, the path's parts and the query of a request."""
+    return (_token(scope), scope["path"].strip("/").split("/"),
+            parse_qs(scope["query_string"].decode("latin-1")))
 
 
 def _token(scope: dict[str, Any]) -> str:
