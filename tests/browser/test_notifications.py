@@ -107,6 +107,8 @@ def _asks(page) -> int:
 
 
 def _enable(page, name: str = "") -> None:
+    if page.url.startswith("http"):
+        _active(page)
     page.goto("/notifications")
     expect(page.locator("#push-enable")).to_be_visible()
     if name:
@@ -118,9 +120,28 @@ def _enable(page, name: str = "") -> None:
     expect(page.locator("#push-disable")).to_be_visible()
 
 
+def _active(page) -> None:
+    """Wait until the site's service worker (registered on every page load) is active. A
+    navigation that starts while it still installs (it fetches the whole app shell first) can
+    end uncontrolled: ``clients.claim()`` need not take a navigation already in flight. So a
+    test waits for this before it navigates again."""
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+
+
 def _worker(page):
     """The page's service worker (Playwright's handle), once active and controlling it."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    _active(page)
+    try:
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                               timeout=60_000)
+    except Exception:
+        states = page.evaluate("""async () => {
+          const reg = await navigator.serviceWorker.getRegistration("/");
+          const state = (w) => w ? w.state : null;
+          return reg && [state(reg.installing), state(reg.waiting), state(reg.active)];
+        }""")
+        raise AssertionError(f"the service worker does not control {page.url}: installing, "
+                             f"waiting, active = {states}") from None
     workers = page.context.service_workers
     if not workers:
         workers = [page.context.wait_for_event("serviceworker")]
