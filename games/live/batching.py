@@ -1,16 +1,15 @@
 """Reads asked for in the same turn of the event loop, made in ONE trip to a database thread.
 
 After a wake-up, thousands of waiters ask their questions within a few turns of the event loop:
-the re-polls' token lookups, the matches that moved together. Each kind of question has a
-function that answers many at once (``many(asks) -> answers``, one answer per ask, in order;
-an answer may be an exception, raised to that asker alone); :meth:`Batches.ask` collects the
-asks of one turn and runs ``many`` once for all of them, through the ``read`` of the first
-asker (a function that runs a sync function in a database thread, see
-``games.live.longpoll._read``).
+the re-polls' token lookups, the matches that moved together, the feeds of the players woken.
+Each kind of question has a function that answers many at once (``many(asks) -> answers``, one
+answer per ask, in order; an answer may be an exception, raised to that asker alone);
+:meth:`Batches.ask` collects the asks of one turn and runs ``many`` once for all of them,
+through the ``read`` of the first asker (a function that runs a sync function in a database
+thread, see ``games.live.longpoll._read``).
 
-A player's own feed is not read this way: each feed read goes to a database thread at once, as
-an urgent read (``games.live.readers``), so the seat that must act hears of it first; a batch
-answers none of its questions before its whole trip is done.
+The feeds' trip is an urgent read (``games.live.readers``): the seats that must act hear of a
+move before the matches' watchers do.
 """
 
 from __future__ import annotations

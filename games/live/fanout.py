@@ -21,7 +21,9 @@ match and its move log again:
   for that seat only, by ``selectors.move_log_entry``, the rule ``match_moves_for_user`` uses
   too, so the hidden-information rules are those of every other endpoint.
 
-Feeds are per user: several clients of one user share the read under way in the same way.
+Feeds are per user: several clients of one user share the read under way in the same way, and
+the feeds asked for in the same turn of the event loop are read in one trip, one query for all
+of them (``feed_answer``).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from games.exceptions import MatchNotFound
 from games.live import batching
 from games.live import hub as events_hub
 from games.models import Match, Move
-from games.selectors import shapes
+from games.selectors import feeds, shapes
 
 T = TypeVar("T")
 
@@ -198,10 +200,15 @@ async def match_read(read: Read, match_id: UUID, user: User, *, generation: Hash
     return match, answer
 
 
-async def feed_answer(read: Read, user: User, generation: Hashable, query: Hashable,
-                      build: Callable[[], Shared]) -> Shared:
-    """The caller's feed answer to ``query``, shared by the same user's clients woken
-    together. Feeds are not batched like matches: each goes to a database thread at once, as
-    an urgent read, so the seat that must act hears of it first."""
-    key = ("feed", user.id, generation, query)
-    return await fanout().joined(key, lambda: read(build))
+async def feed_answer(read: Read, user: User, generation: Hashable, *, after: int, limit: int,
+                      render: Callable[[Any], bytes]) -> Shared:
+    """The caller's feed after ``after``, shared by the same user's clients woken together.
+    The feeds asked for in the same turn of the event loop (the players a wake-up woke) are
+    read in ONE trip, one query for all of them (``feeds.user_event_feeds``); ``read`` is an
+    urgent one, so the seats that must act hear of it before the matches' watchers."""
+    async def start() -> Shared:
+        body = await batching.batches().ask(read, feeds.user_event_feeds,
+                                            (user.id, after, limit))
+        return Shared(render(body), bool(body["events"]), body["next_after"])
+
+    return await fanout().joined(("feed", user.id, generation, after, limit), start)

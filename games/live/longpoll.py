@@ -353,13 +353,10 @@ def match_reader(request: HttpRequest, user: User, match_id: UUID, *, after: int
 def feed_reader(request: HttpRequest, user: User, *, after: int, limit: int) -> Reader:
     """Reads of the caller's feed after ``after``; "ready" once there are entries."""
 
-    def build() -> fanout.Shared:
-        body = feeds.user_event_feed(user=user, after=after, limit=limit)
-        return fanout.Shared(_render(body), bool(body["events"]), body["next_after"])
-
     async def read(subscription: events_hub.Subscription | None) -> tuple[fanout.Shared, bool]:
         answer = await fanout.feed_answer(partial(_read, request, urgent=True), user,
-                                          fanout.generation(subscription), (after, limit), build)
+                                          fanout.generation(subscription), after=after,
+                                          limit=limit, render=_render)
         return answer, answer.ready
 
     return read
