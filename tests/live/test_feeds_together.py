@@ -60,6 +60,20 @@ def test_each_ask_is_answered_as_if_read_alone(players, data):
     assert together == alone
 
 
+def test_elsewhere_than_postgresql_each_ask_is_read_alone(players, monkeypatch):
+    """The embedded default (make run) is SQLite, which has no unnest: one query per ask."""
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    first = _ids([players[2]])[4]
+    asked = [(players[2].id, first, 3), (players[0].id, 0, 50), (players[2].id, 0, 100)]
+    with CaptureQueriesContext(connection) as queries:
+        together = feeds.user_event_feeds(asked)
+    assert len(queries) == 3
+    assert together == [feeds.user_event_feed(user=user, after=after, limit=limit)
+                        for user, after, limit in ((players[2], first, 3), (players[0], 0, 50),
+                                                   (players[2], 0, 100))]
+    assert [len(feed["events"]) for feed in together] == [3, 0, 30]
+
+
 def test_no_ask_reads_nothing():
     with CaptureQueriesContext(connection) as queries:
         assert feeds.user_event_feeds([]) == []
